@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// Pinmint: map-marker bitmaps drawn by our own rasterizer.
+// Dependencies point one way: geometry -> raster -> svg / png -> the command.
+import PackageDescription
+
+/// One settings array shared by every Swift target.
+let swiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release)),
+]
+
+let package = Package(
+    name: "Pinmint",
+    products: [
+        .library(name: "PinmintGeometry", targets: ["PinmintGeometry"]),
+        .library(name: "PinmintRaster", targets: ["PinmintRaster"]),
+        .library(name: "PinmintSVG", targets: ["PinmintSVG"]),
+        .library(name: "PinmintPNG", targets: ["PinmintPNG"]),
+        .executable(name: "pinmint", targets: ["pinmint"]),
+    ],
+    targets: [
+        // MARK: Libraries
+        .target(name: "PinmintGeometry", swiftSettings: swiftSettings),
+        .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: swiftSettings),
+        .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
+        .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
+
+        // MARK: C shims
+        // libpng reports errors by longjmp; the shim keeps every setjmp inside C.
+        .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+
+        // MARK: Tool
+        .executableTarget(
+            name: "pinmint",
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG"],
+            swiftSettings: swiftSettings),
+
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "PinmintBench",
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG"],
+            swiftSettings: swiftSettings),
+
+        // MARK: Tests
+        .testTarget(name: "PinmintGeometryTests", dependencies: ["PinmintGeometry"]),
+        .testTarget(name: "PinmintRasterTests", dependencies: ["PinmintRaster", "PinmintGeometry"]),
+        .testTarget(
+            name: "PinmintSVGTests",
+            dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
+            resources: []),
+        .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
+    ]
+)

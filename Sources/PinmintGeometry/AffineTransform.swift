@@ -1,0 +1,77 @@
+import Foundation
+
+/// A 2D affine transform with the layout of CGAffineTransform:
+///
+///     x' = a*x + c*y + tx
+///     y' = b*x + d*y + ty
+///
+/// `concatenating(t)` applies `self` first, then `t` (as CoreGraphics does).
+public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    public var a, b, c, d, tx, ty: Double
+
+    @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    @inlinable public static func translation(_ x: Double, _ y: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    }
+    @inlinable public static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
+        AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
+    }
+    @inlinable public static func scale(_ s: Double) -> AffineTransform { .scale(s, s) }
+    /// Rotation by `angle` radians; positive turns clockwise on screen (y down).
+    public static func rotation(_ angle: Double) -> AffineTransform {
+        let cosine = cos(angle), sine = sin(angle)
+        return AffineTransform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
+    }
+    /// Skew by the angles `ax` (along x) and `ay` (along y), in radians, as SVG's skewX/skewY.
+    public static func skew(_ ax: Double, _ ay: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: tan(ay), c: tan(ax), d: 1, tx: 0, ty: 0)
+    }
+
+    /// `self` applied first, then `other`.
+    @inlinable public func concatenating(_ other: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: a * other.a + b * other.c, b: a * other.b + b * other.d,
+            c: c * other.a + d * other.c, d: c * other.b + d * other.d,
+            tx: tx * other.a + ty * other.c + other.tx, ty: tx * other.b + ty * other.d + other.ty)
+    }
+    /// `t` applied first, then `self`: the order SVG's `transform` lists compose in.
+    @inlinable public func prepending(_ t: AffineTransform) -> AffineTransform { t.concatenating(self) }
+
+    public func translatedBy(_ x: Double, _ y: Double) -> AffineTransform { prepending(.translation(x, y)) }
+    public func scaledBy(_ sx: Double, _ sy: Double) -> AffineTransform { prepending(.scale(sx, sy)) }
+    public func rotatedBy(_ angle: Double) -> AffineTransform { prepending(.rotation(angle)) }
+
+    @inlinable public var determinant: Double { a * d - b * c }
+    @inlinable public var isIdentity: Bool { self == .identity }
+    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
+
+    /// The inverse, or nil when the transform is singular (determinant 0 or not finite).
+    public func inverted() -> AffineTransform? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return AffineTransform(a: ia, b: ib, c: ic, d: id,
+                               tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+    }
+
+    @inlinable public func apply(_ p: Point) -> Point {
+        Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
+    }
+    /// Applies the linear part only (for vectors).
+    @inlinable public func applyToVector(_ v: Point) -> Point { Point(a * v.x + c * v.y, b * v.x + d * v.y) }
+
+    /// The largest factor by which the transform stretches any length (the
+    /// larger singular value). Flattening tolerances are divided by it.
+    public var maximumScale: Double {
+        let p = a * a + b * b, q = c * c + d * d, r = a * c + b * d
+        let mean = (p + q) / 2, deviation = (((p - q) / 2) * ((p - q) / 2) + r * r).squareRoot()
+        return (mean + deviation).squareRoot()
+    }
+
+    public var description: String { "matrix(\(a) \(b) \(c) \(d) \(tx) \(ty))" }
+}

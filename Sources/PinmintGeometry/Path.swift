@@ -1,0 +1,129 @@
+/// One drawing command of a `Path`; every point is absolute.
+public enum PathElement: Hashable, Sendable {
+    case move(Point)
+    case line(Point)
+    /// A quadratic Bézier curve: control point, then end point.
+    case quad(Point, Point)
+    /// A cubic Bézier curve: two control points, then end point.
+    case cubic(Point, Point, Point)
+    /// Closes the current subpath with a straight line back to its start.
+    case close
+}
+
+/// A shape made of subpaths of lines and Bézier curves, in user-space units.
+///
+/// Paths are plain values: build one with the mutating methods, then fill or
+/// stroke it on a canvas. The conventions are CoreGraphics' and SVG's: y
+/// points down, a drawing command with no current point starts a subpath,
+/// and `close()` draws back to the subpath's start.
+public struct Path: Hashable, Sendable {
+    public private(set) var elements: [PathElement] = []
+    /// The end of the last command, or nil for an empty path.
+    public private(set) var currentPoint: Point?
+    /// Where the open subpath started (the point `close()` returns to).
+    public private(set) var subpathStart: Point?
+
+    public init() {}
+    public init(elements: [PathElement]) {
+        for element in elements { append(element) }
+    }
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    /// True when every coordinate is finite. Canvases refuse paths where this is false.
+    public var isFinite: Bool {
+        elements.allSatisfy { element in
+            switch element {
+            case .move(let p), .line(let p): return p.isFinite
+            case .quad(let c, let p): return c.isFinite && p.isFinite
+            case .cubic(let c1, let c2, let p): return c1.isFinite && c2.isFinite && p.isFinite
+            case .close: return true
+            }
+        }
+    }
+
+    public mutating func append(_ element: PathElement) {
+        switch element {
+        case .move(let p): move(to: p)
+        case .line(let p): line(to: p)
+        case .quad(let c, let p): quadCurve(to: p, control: c)
+        case .cubic(let c1, let c2, let p): curve(to: p, control1: c1, control2: c2)
+        case .close: close()
+        }
+    }
+
+    /// Starts a new subpath at `p`.
+    public mutating func move(to p: Point) {
+        if case .move = elements.last { elements.removeLast() }
+        elements.append(.move(p))
+        currentPoint = p
+        subpathStart = p
+    }
+
+    /// Starts a subpath at the current point when the last command closed one,
+    /// or at `fallback` when there is no current point.
+    private mutating func ensureSubpath(_ fallback: Point) {
+        if currentPoint == nil {
+            move(to: fallback)
+        } else if case .close = elements.last, let p = currentPoint {
+            elements.append(.move(p))
+            subpathStart = p
+        }
+    }
+
+    public mutating func line(to p: Point) {
+        ensureSubpath(p)
+        elements.append(.line(p))
+        currentPoint = p
+    }
+
+    public mutating func quadCurve(to p: Point, control: Point) {
+        ensureSubpath(control)
+        elements.append(.quad(control, p))
+        currentPoint = p
+    }
+
+    public mutating func curve(to p: Point, control1: Point, control2: Point) {
+        ensureSubpath(control1)
+        elements.append(.cubic(control1, control2, p))
+        currentPoint = p
+    }
+
+    /// Closes the open subpath; the current point becomes its start. Does
+    /// nothing when no subpath is open.
+    public mutating func close() {
+        guard currentPoint != nil else { return }
+        if case .close = elements.last { return }
+        elements.append(.close)
+        currentPoint = subpathStart
+    }
+
+    /// Appends all of `other`'s subpaths.
+    public mutating func append(_ other: Path) {
+        for element in other.elements {
+            if case .move = element {} else if case .close = element {} else if elements.isEmpty {
+                // A path is never expected to start without a move, but keep it well-formed.
+                elements.append(.move(.zero))
+            }
+            append(element)
+        }
+    }
+
+    /// The path with every point mapped through `transform`.
+    public func transformed(by transform: AffineTransform) -> Path {
+        if transform.isIdentity { return self }
+        var result = Path()
+        result.elements.reserveCapacity(elements.count)
+        for element in elements {
+            switch element {
+            case .move(let p): result.move(to: transform.apply(p))
+            case .line(let p): result.line(to: transform.apply(p))
+            case .quad(let c, let p): result.quadCurve(to: transform.apply(p), control: transform.apply(c))
+            case .cubic(let c1, let c2, let p):
+                result.curve(to: transform.apply(p), control1: transform.apply(c1), control2: transform.apply(c2))
+            case .close: result.close()
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+/// A point or vector in a 2D coordinate space, x to the right and y down.
+///
+/// Units are those of the space it lives in: points in user space, pixels in
+/// device space. Values are `Double` so that huge coordinates and tiny
+/// sub-pixel details survive transforms without losing precision.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    @inlinable public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    public static let zero = Point(0, 0)
+
+    @inlinable public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
+    @inlinable public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
+    @inlinable public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }
+    @inlinable public static func * (s: Double, a: Point) -> Point { Point(a.x * s, a.y * s) }
+    @inlinable public static func / (a: Point, s: Double) -> Point { Point(a.x / s, a.y / s) }
+    @inlinable public static prefix func - (a: Point) -> Point { Point(-a.x, -a.y) }
+
+    /// Dot product, treating both points as vectors.
+    @inlinable public func dot(_ other: Point) -> Double { x * other.x + y * other.y }
+    /// The z component of the 3D cross product: positive when `other` turns
+    /// clockwise from `self` on screen (y down).
+    @inlinable public func cross(_ other: Point) -> Double { x * other.y - y * other.x }
+    /// Euclidean length of the vector.
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
+    /// Distance to another point.
+    @inlinable public func distance(to other: Point) -> Double { (self - other).length }
+    /// The vector scaled to length 1, or zero for the zero vector.
+    @inlinable public var normalized: Point {
+        let l = length
+        return l > 0 ? Point(x / l, y / l) : .zero
+    }
+    /// The vector turned 90 degrees: (x, y) -> (-y, x).
+    @inlinable public var perpendicular: Point { Point(-y, x) }
+    /// Linear interpolation: `self` at t = 0, `other` at t = 1.
+    @inlinable public func lerp(_ other: Point, _ t: Double) -> Point {
+        Point(x + (other.x - x) * t, y + (other.y - y) * t)
+    }
+    /// True when both coordinates are finite (neither NaN nor infinite).
+    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
+
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// A width and a height, in the units of the space they measure.
+public struct Size: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    @inlinable public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+    @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public static let zero = Size(0, 0)
+}

@@ -1,0 +1,52 @@
+/// An axis-aligned rectangle: origin at its top-left corner (y down), size
+/// non-negative for rectangles built by the initialisers here.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var origin: Point
+    public var size: Size
+
+    @inlinable public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
+    @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
+        origin = Point(x, y); size = Size(width, height)
+    }
+    /// The smallest rectangle holding both corners.
+    @inlinable public init(corner a: Point, _ b: Point) {
+        origin = Point(Swift.min(a.x, b.x), Swift.min(a.y, b.y))
+        size = Size(abs(a.x - b.x), abs(a.y - b.y))
+    }
+
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    @inlinable public var minX: Double { origin.x }
+    @inlinable public var minY: Double { origin.y }
+    @inlinable public var maxX: Double { origin.x + size.width }
+    @inlinable public var maxY: Double { origin.y + size.height }
+    @inlinable public var width: Double { size.width }
+    @inlinable public var height: Double { size.height }
+    @inlinable public var midX: Double { origin.x + size.width / 2 }
+    @inlinable public var midY: Double { origin.y + size.height / 2 }
+    @inlinable public var center: Point { Point(midX, midY) }
+    @inlinable public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
+
+    /// The smallest rectangle holding both.
+    @inlinable public func union(_ other: Rect) -> Rect {
+        let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)
+        let x1 = Swift.max(maxX, other.maxX), y1 = Swift.max(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+    /// The overlap of both, or nil when they do not overlap.
+    @inlinable public func intersection(_ other: Rect) -> Rect? {
+        let x0 = Swift.max(minX, other.minX), y0 = Swift.max(minY, other.minY)
+        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
+        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+    }
+    /// The rectangle grown by `dx` on the left and right and `dy` on top and bottom
+    /// (shrunk for negative values).
+    @inlinable public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+    @inlinable public func contains(_ p: Point) -> Bool {
+        p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+    }
+
+    public var description: String { "Rect(x: \(minX), y: \(minY), w: \(width), h: \(height))" }
+}
