@@ -1,0 +1,167 @@
+import PinmintGeometry
+
+/// Why a canvas refused a request.
+public enum RasterError: Error, Equatable, CustomStringConvertible {
+    /// A canvas or layer size outside the limits; the message says which limit.
+    case invalidSize(width: Int, height: Int, reason: String)
+    /// A NaN or infinite number in what was drawn; the string names it.
+    case nonFinite(String)
+    /// `popClip` or `endLayer` without a matching push or begin.
+    case unbalanced(String)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let width, let height, let reason): return "canvas size \(width)x\(height): \(reason)"
+        case .nonFinite(let what): return "\(what) is not finite (NaN or infinity)"
+        case .unbalanced(let what): return what
+        }
+    }
+}
+
+/// A block of premultiplied RGBA pixels, 16 bits per channel, owned by one canvas layer.
+final class PixelBuffer {
+    let pointer: UnsafeMutablePointer<UInt16>
+    let count: Int
+    init(pixelCount: Int) {
+        count = pixelCount * 4
+        pointer = .allocate(capacity: count)
+        pointer.initialize(repeating: 0, count: count)
+    }
+    deinit { pointer.deallocate() }
+}
+
+/// The coverage of a clip path over a rectangle of pixels; outside the
+/// rectangle everything is clipped away.
+struct ClipMask {
+    var bounds: PixelBounds
+    /// Coverage 0...1 per pixel of `bounds`, row-major.
+    var coverage: FloatBuffer
+    var width: Int { bounds.x1 - bounds.x0 }
+    /// The mask value for pixel (x, y), which must lie inside `bounds`.
+    func row(y: Int, x: Int) -> UnsafeMutablePointer<Float> {
+        coverage.pointer + (y - bounds.y0) * width + (x - bounds.x0)
+    }
+}
+
+/// A block of floats owned by a clip mask.
+final class FloatBuffer {
+    let pointer: UnsafeMutablePointer<Float>
+    let count: Int
+    init(count: Int) {
+        self.count = count
+        pointer = .allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: 0, count: max(count, 1))
+    }
+    deinit { pointer.deallocate() }
+}
+
+/// A bitmap to draw on, with the drawing operations: fill, stroke, clip,
+/// layers for group opacity, and shadows.
+///
+/// Pixels are premultiplied RGBA, **16 bits per channel** (0...65535). Eight
+/// bits are not enough for translucent marker colours: rgba(77, 77, 77, 0.8)
+/// premultiplies to 61.6, and an 8-bit store makes it 62, which reads back as
+/// 77.5 → 78. At 16 bits the same colour is written to PNG as exactly 77.
+/// Device space is pixels, origin at the top-left corner, y down; pixel
+/// (x, y) is the square [x, x+1] × [y, y+1].
+///
+/// A canvas is not thread-safe; use one per thread. Drawing reuses scratch
+/// buffers held by the canvas, so a warm canvas allocates nothing per fill
+/// (layers and clips allocate their masks).
+public final class Canvas {
+    /// Width and height in pixels.
+    public let width: Int, height: Int
+
+    /// No side may exceed 16384 pixels.
+    public static let maximumSide = 16384
+    /// No canvas may hold more than 16,777,216 pixels (128 MiB at 8 bytes a pixel).
+    public static let maximumPixelCount = 1 << 24
+
+    /// The curve flattening tolerance in device pixels; see `defaultFlatteningTolerance`.
+    public var flatteningTolerance: Double = defaultFlatteningTolerance
+
+    /// layers[0] is the canvas itself; `beginLayer` pushes more.
+    var layers: [PixelBuffer]
+    var clips: [ClipMask] = []
+
+    // Scratch state reused by every drawing operation.
+    var rasterizer = CoverageRasterizer()
+    var polylines = Polylines()
+    var shadeRow: [SIMD4<Float>] = []
+    var shadowAlpha: [Float] = []
+    var shadowScratch: [Float] = []
+
+    /// A transparent canvas. Throws `RasterError.invalidSize` for a side
+    /// below 1 or above `maximumSide`, or more than `maximumPixelCount` pixels.
+    public init(width: Int, height: Int) throws(RasterError) {
+        guard width >= 1, height >= 1 else {
+            throw .invalidSize(width: width, height: height, reason: "width and height must be at least 1")
+        }
+        guard width <= Canvas.maximumSide, height <= Canvas.maximumSide else {
+            throw .invalidSize(width: width, height: height, reason: "a side may be at most \(Canvas.maximumSide) pixels")
+        }
+        guard width * height <= Canvas.maximumPixelCount else {
+            throw .invalidSize(width: width, height: height,
+                               reason: "at most \(Canvas.maximumPixelCount) pixels are allowed")
+        }
+        self.width = width
+        self.height = height
+        layers = [PixelBuffer(pixelCount: width * height)]
+    }
+
+    /// The pixels of the whole canvas.
+    var fullBounds: PixelBounds { PixelBounds(x0: 0, y0: 0, x1: width, y1: height) }
+
+    /// Where drawing can still change pixels: the canvas, narrowed by the clip.
+    var drawableBounds: PixelBounds { clips.last?.bounds ?? fullBounds }
+
+    /// Sets every pixel of the current layer to `color` (transparent by
+    /// default), ignoring the clip.
+    public func clear(_ color: Color = .transparent) {
+        let target = layers[layers.count - 1]
+        let premultiplied = Canvas.premultiplied16(color)
+        if premultiplied == SIMD4<UInt16>(repeating: 0) {
+            target.pointer.update(repeating: 0, count: target.count)
+            return
+        }
+        var index = 0
+        while index < target.count {
+            target.pointer[index] = premultiplied.x; target.pointer[index + 1] = premultiplied.y
+            target.pointer[index + 2] = premultiplied.z; target.pointer[index + 3] = premultiplied.w
+            index += 4
+        }
+    }
+
+    /// The canvas's pixels (the bottom layer) as an image.
+    public func makeImage() -> Image {
+        let base = layers[0]
+        return Image(width: width, height: height,
+                     premultipliedPixels: Array(UnsafeBufferPointer(start: base.pointer, count: base.count)))
+    }
+
+    /// Straight-alpha RGBA8 bytes of the canvas, rounded to nearest: what a PNG stores.
+    public func straightRGBA8() -> [UInt8] { makeImage().straightRGBA8() }
+
+    /// The colour of one pixel, straight alpha. `x` and `y` must be inside the canvas.
+    public func pixel(x: Int, y: Int) -> Color {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
+        let p = layers[0].pointer + (y * width + x) * 4
+        let alpha = Double(p[3]) / 65535
+        guard alpha > 0 else { return .transparent }
+        return Color(red: Double(p[0]) / 65535 / alpha, green: Double(p[1]) / 65535 / alpha,
+                     blue: Double(p[2]) / 65535 / alpha, alpha: alpha)
+    }
+
+    /// A colour premultiplied and scaled to 0...65535.
+    static func premultiplied16(_ color: Color, opacity: Double = 1) -> SIMD4<UInt16> {
+        let value = premultipliedFloat(color, opacity: opacity)
+        return SIMD4<UInt16>((value + 0.5).rounded(.down))
+    }
+
+    /// A colour premultiplied, as floats on the 0...65535 scale.
+    static func premultipliedFloat(_ color: Color, opacity: Double = 1) -> SIMD4<Float> {
+        let alpha = color.alpha * min(max(opacity, 0), 1)
+        return SIMD4<Float>(Float(color.red * alpha * 65535), Float(color.green * alpha * 65535),
+                            Float(color.blue * alpha * 65535), Float(alpha * 65535))
+    }
+}

@@ -1,0 +1,258 @@
+import PinmintGeometry
+
+/// How overlapping subpaths decide what is inside (SVG `fill-rule`).
+public enum FillRule: String, Sendable, CaseIterable {
+    /// Inside where the winding number is not zero.
+    case nonZero = "nonzero"
+    /// Inside where the winding number is odd.
+    case evenOdd = "evenodd"
+}
+
+/// A rectangle of whole pixels: columns `x0..<x1`, rows `y0..<y1`.
+struct PixelBounds: Equatable {
+    var x0, y0, x1, y1: Int
+    var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+    func intersection(_ other: PixelBounds) -> PixelBounds {
+        PixelBounds(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
+    }
+}
+
+/// Anti-aliased coverage by exact area: every line segment adds the signed
+/// area it sweeps to a buffer of cells, and a prefix sum along each row turns
+/// those into the exact fraction of each pixel the shape covers. No
+/// supersampling, so an edge at x = 10.25 covers its pixel by exactly 0.75.
+///
+/// The accumulation scheme is Raph Levien's font-rs ("Inside the fastest
+/// font renderer in the world", 2016), here with clipping, bands and both
+/// fill rules. The result is exact wherever the winding number is constant
+/// across a pixel's uncovered part; at pixels where edges cross, non-zero
+/// clamps the summed area to 1 and even-odd folds it, as Blend2D does.
+///
+/// Rejected alternative: sparse cells with cover/area pairs sorted per row
+/// (FreeType's gray raster). Marker shapes are small and dense, so a dense
+/// buffer with one prefix sum is simpler and faster here.
+struct CoverageRasterizer {
+    /// One line segment in device pixels, already clipped to the target rows
+    /// and columns (x clamped into them), stored top to bottom.
+    struct Edge {
+        var xTop: Float, yTop: Float, xBottom: Float, yBottom: Float
+        /// +1 for a segment that runs down the screen, -1 for one that runs up.
+        var direction: Float
+    }
+
+    private var edges: [Edge] = []
+    /// Signed area per cell for the current band: `bandStride` cells per row.
+    private var accumulation: [Float] = []
+    /// The coverage of one row, handed to the caller.
+    private var coverageRow: [Float] = []
+
+    /// Cells in one band at most (1 MiB of Float), so huge canvases are
+    /// rasterized in bands of rows rather than with one huge buffer.
+    static let maximumBandCells = 1 << 18
+
+    init() {}
+
+    /// Rasterizes the closed polygons in `polylines` (every subpath is closed
+    /// implicitly, as for a fill) inside `bounds`, calling `emit(y, x0, coverage)`
+    /// for each row that has any coverage, with coverage in 0...1 for columns
+    /// `x0 ..< x0 + coverage.count`. Rows come top to bottom.
+    mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds,
+                            emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+        guard !bounds.isEmpty else { return }
+        buildEdges(polylines, bounds: bounds)
+        guard !edges.isEmpty else { return }
+
+        var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        for edge in edges {
+            minX = min(minX, min(edge.xTop, edge.xBottom)); maxX = max(maxX, max(edge.xTop, edge.xBottom))
+            minY = min(minY, edge.yTop); maxY = max(maxY, edge.yBottom)
+        }
+        let originX = max(bounds.x0, Int(minX.rounded(.down)))
+        // Cells up to ceil(maxX) receive area; one more keeps every index in range.
+        let stride = min(bounds.x1, Int(maxX.rounded(.up))) - originX + 2
+        let firstRow = max(bounds.y0, Int(minY.rounded(.down)))
+        let lastRow = min(bounds.y1, Int(maxY.rounded(.up)))
+        guard stride > 1, lastRow > firstRow else { return }
+        let visibleWidth = min(bounds.x1 - originX, stride - 1)
+        guard visibleWidth > 0 else { return }
+
+        let bandHeight = max(1, min(lastRow - firstRow, CoverageRasterizer.maximumBandCells / stride))
+        if accumulation.count < stride * bandHeight {
+            accumulation = [Float](repeating: 0, count: stride * bandHeight)
+        }
+        if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
+
+        var bandTop = firstRow
+        while bandTop < lastRow {
+            let bandBottom = min(bandTop + bandHeight, lastRow)
+            accumulation.withUnsafeMutableBufferPointer { cells in
+                for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
+                    CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
+                                                  originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
+                }
+            }
+            for row in bandTop..<bandBottom {
+                emitRow(row, bandRow: row - bandTop, stride: stride, width: visibleWidth, originX: originX,
+                        rule: rule, emit: emit)
+            }
+            bandTop = bandBottom
+        }
+    }
+
+    /// Prefix-sums one band row into coverage, clears the row's cells for the
+    /// next use and hands the covered span to `emit`.
+    private mutating func emitRow(_ y: Int, bandRow: Int, stride: Int, width: Int, originX: Int, rule: FillRule,
+                                  emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+        var first = -1, last = -1
+        accumulation.withUnsafeMutableBufferPointer { cells in
+            coverageRow.withUnsafeMutableBufferPointer { coverage in
+                let rowCells = cells.baseAddress! + bandRow * stride
+                var sum: Float = 0
+                switch rule {
+                case .nonZero:
+                    for x in 0..<width {
+                        sum += rowCells[x]
+                        rowCells[x] = 0
+                        let value = min(abs(sum), 1)
+                        coverage[x] = value
+                        if value > 0 { if first < 0 { first = x }; last = x }
+                    }
+                case .evenOdd:
+                    for x in 0..<width {
+                        sum += rowCells[x]
+                        rowCells[x] = 0
+                        // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
+                        let folded = abs(sum).truncatingRemainder(dividingBy: 2)
+                        let value = folded > 1 ? 2 - folded : folded
+                        coverage[x] = value
+                        if value > 0 { if first < 0 { first = x }; last = x }
+                    }
+                }
+                for x in width..<stride { rowCells[x] = 0 }
+            }
+        }
+        guard first >= 0 else { return }
+        coverageRow.withUnsafeBufferPointer { coverage in
+            emit(y, originX + first, UnsafeBufferPointer(rebasing: coverage[first...last]))
+        }
+    }
+
+    // MARK: Edges
+
+    /// Turns every subpath into closed line segments, clipped to `bounds`:
+    /// pieces above or below are dropped (they cover no row), pieces left of
+    /// the bounds are moved onto its left side (they still cover whole rows
+    /// to their right), pieces right of it are moved onto its right side
+    /// (where they touch no visible cell).
+    private mutating func buildEdges(_ polylines: Polylines, bounds: PixelBounds) {
+        edges.removeAll(keepingCapacity: true)
+        let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
+        polylines.points.withUnsafeBufferPointer { points in
+            for subpath in polylines.subpaths where subpath.count > 1 {
+                let start = subpath.start, end = subpath.start + subpath.count
+                for index in start..<end {
+                    let from = points[index]
+                    let to = index + 1 < end ? points[index + 1] : points[start]
+                    addClipped(from, to, clip)
+                }
+            }
+        }
+    }
+
+    private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) {
+        guard from.y != to.y else { return }
+        // Order top to bottom, remembering the direction.
+        let direction: Float = from.y < to.y ? 1 : -1
+        var top = from.y < to.y ? from : to
+        var bottom = from.y < to.y ? to : from
+        if bottom.y <= clip.y0 || top.y >= clip.y1 { return }
+        let slope = (bottom.x - top.x) / (bottom.y - top.y)
+        if top.y < clip.y0 { top = Point(top.x + (clip.y0 - top.y) * slope, clip.y0) }
+        if bottom.y > clip.y1 { bottom = Point(bottom.x - (bottom.y - clip.y1) * slope, clip.y1) }
+        // Split where the segment crosses the left or right side, then clamp.
+        var cuts: (Double, Double) = (top.y, top.y)
+        var cutCount = 0
+        for side in [clip.x0, clip.x1] where (top.x - side) * (bottom.x - side) < 0 {
+            let y = top.y + (side - top.x) / (bottom.x - top.x) * (bottom.y - top.y)
+            if cutCount == 0 { cuts.0 = y } else { cuts.1 = y }
+            cutCount += 1
+        }
+        if cutCount == 2 && cuts.0 > cuts.1 { cuts = (cuts.1, cuts.0) }
+        var pieceTop = top
+        for cutIndex in 0...cutCount {
+            let pieceBottom: Point
+            if cutIndex < cutCount {
+                let y = cutIndex == 0 ? cuts.0 : cuts.1
+                let t = (y - top.y) / (bottom.y - top.y)
+                pieceBottom = Point(top.x + t * (bottom.x - top.x), y)
+            } else {
+                pieceBottom = bottom
+            }
+            if pieceBottom.y > pieceTop.y {
+                let xTop = min(max(pieceTop.x, clip.x0), clip.x1)
+                let xBottom = min(max(pieceBottom.x, clip.x0), clip.x1)
+                edges.append(Edge(xTop: Float(xTop), yTop: Float(pieceTop.y), xBottom: Float(xBottom),
+                                  yBottom: Float(pieceBottom.y), direction: direction))
+            }
+            pieceTop = pieceBottom
+        }
+    }
+
+    // MARK: Area accumulation
+
+    /// Adds the signed area that `edge` sweeps to the cells of rows
+    /// `bandTop ..< bandBottom`. For each row the segment's part in that row
+    /// spans [x0, x1]; a cell gets the area between the segment and the
+    /// cell's right side, and the cell after the segment gets the rest of the
+    /// row's height, so the prefix sum carries it to the right.
+    @inline(__always)
+    private static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>, stride: Int,
+                                   originX: Float, bandTop: Int, bandBottom: Int) {
+        let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
+        let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
+        let lastRow = min(bandBottom, Int(edge.yBottom.rounded(.up)))
+        guard firstRow < lastRow else { return }
+        for row in firstRow..<lastRow {
+            let rowTop = max(Float(row), edge.yTop)
+            let rowBottom = min(Float(row + 1), edge.yBottom)
+            let height = rowBottom - rowTop
+            if height <= 0 { continue }
+            let xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
+            let signedHeight = height * edge.direction
+            let rowCells = cells + (row - bandTop) * stride
+            let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
+            let x0Floor = x0.rounded(.down)
+            let x0Cell = Int(x0Floor)
+            let x1Ceil = x1.rounded(.up)
+            let x1Cell = Int(x1Ceil)
+            if x1Cell <= x0Cell + 1 {
+                // Within one cell: the area right of the segment's midpoint.
+                let middle = 0.5 * (xStart + xEnd) - x0Floor
+                rowCells[x0Cell] += signedHeight * (1 - middle)
+                rowCells[x0Cell + 1] += signedHeight * middle
+            } else {
+                // Across cells: a triangle in the first cell, trapezoids in
+                // between (each 1/width of the height), a triangle at the end.
+                let inverseWidth = 1 / (x1 - x0)
+                let x0Fraction = x0 - x0Floor
+                let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
+                let x1Fraction = x1 - x1Ceil + 1
+                let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
+                rowCells[x0Cell] += signedHeight * firstArea
+                if x1Cell == x0Cell + 2 {
+                    rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
+                } else {
+                    let secondArea = inverseWidth * (1.5 - x0Fraction)
+                    rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
+                    let step = signedHeight * inverseWidth
+                    var cell = x0Cell + 2
+                    while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
+                    let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
+                    rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
+                }
+                rowCells[x1Cell] += signedHeight * lastArea
+            }
+        }
+    }
+}

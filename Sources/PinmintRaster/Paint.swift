@@ -1,0 +1,106 @@
+import PinmintGeometry
+
+/// What happens outside a gradient's 0...1 range (SVG `spreadMethod`).
+public enum SpreadMethod: String, Sendable, CaseIterable {
+    /// The end colours extend outwards.
+    case pad
+    /// The gradient starts again: 1.25 is 0.25.
+    case `repeat`
+    /// The gradient runs back and forth: 1.25 is 0.75.
+    case reflect
+}
+
+/// A colour at a position along a gradient.
+public struct GradientStop: Hashable, Sendable {
+    /// Position along the gradient, 0...1.
+    public var offset: Double
+    public var color: Color
+    public init(offset: Double, color: Color) { self.offset = offset; self.color = color }
+}
+
+/// A gradient along the line from `start` to `end`.
+///
+/// Colours are interpolated between stops in straight (unpremultiplied)
+/// sRGB, as SVG renderers do, and evaluated at pixel centres.
+public struct LinearGradient: Hashable, Sendable {
+    /// Start and end in gradient space, mapped to user space by `transform`.
+    public var start: Point, end: Point
+    /// Stops in increasing offset order (out-of-order offsets are raised to
+    /// the previous one, as SVG requires).
+    public var stops: [GradientStop]
+    public var spread: SpreadMethod
+    /// Gradient space to user space (SVG's gradientTransform, and the
+    /// bounding box for objectBoundingBox units).
+    public var transform: AffineTransform
+    public init(start: Point, end: Point, stops: [GradientStop], spread: SpreadMethod = .pad,
+                transform: AffineTransform = .identity) {
+        self.start = start; self.end = end; self.stops = stops; self.spread = spread; self.transform = transform
+    }
+}
+
+/// A radial gradient: t = 0 at the focal point, t = 1 on the circle of
+/// `radius` around `center` (SVG `radialGradient` with `fr` = 0). A focal
+/// point outside the circle is moved just inside it, as SVG 1.1 specifies.
+public struct RadialGradient: Hashable, Sendable {
+    public var center: Point
+    public var radius: Double
+    public var focus: Point
+    public var stops: [GradientStop]
+    public var spread: SpreadMethod
+    /// Gradient space to user space.
+    public var transform: AffineTransform
+    public init(center: Point, radius: Double, focus: Point? = nil, stops: [GradientStop],
+                spread: SpreadMethod = .pad, transform: AffineTransform = .identity) {
+        self.center = center; self.radius = radius; self.focus = focus ?? center
+        self.stops = stops; self.spread = spread; self.transform = transform
+    }
+}
+
+/// An image used as paint, sampled bilinearly at pixel centres.
+public struct ImagePattern: Sendable {
+    public var image: Image
+    /// Image space (pixels of `image`, origin at its top-left corner) to user space.
+    public var transform: AffineTransform
+    /// Tile the image in both directions; when false, the image's edge pixels
+    /// are not extended: outside the image the paint is transparent.
+    public var repeats: Bool
+    public init(image: Image, transform: AffineTransform = .identity, repeats: Bool = false) {
+        self.image = image; self.transform = transform; self.repeats = repeats
+    }
+}
+
+/// What fills or strokes a shape.
+public enum Paint: Sendable {
+    case solid(Color)
+    case linearGradient(LinearGradient)
+    case radialGradient(RadialGradient)
+    case image(ImagePattern)
+}
+
+/// How a drawing's colour combines with what is already on the canvas.
+/// Each is weighted by the shape's coverage and the clip.
+public enum BlendMode: String, Sendable, CaseIterable {
+    /// Porter-Duff source over: the default.
+    case sourceOver
+    /// Replaces the destination with the source.
+    case copy
+    /// Erases the destination.
+    case clear
+}
+
+/// A drop shadow or glow drawn under a shape.
+///
+/// `blurRadius` has the meaning of CALayer's `shadowRadius`: the shadow is
+/// the shape's coverage blurred by a Gaussian of standard deviation equal to
+/// the radius (the convention Sketch and Figma use when they export a CSS
+/// blur of 2r as shadowRadius r). Offset and radius are in user-space units
+/// and scale with the drawing's transform, so a marker rendered @2x has a
+/// shadow twice as wide; they do not rotate with it.
+public struct Shadow: Hashable, Sendable {
+    public var color: Color
+    public var offset: Point
+    public var blurRadius: Double
+    public init(color: Color = Color.black.withOpacity(1), offset: Point = .zero, blurRadius: Double = 3) {
+        self.color = color; self.offset = offset; self.blurRadius = blurRadius
+    }
+}
