@@ -81,7 +81,7 @@ extension Path {
                 let p0 = current, p1 = transform.apply(c), p2 = transform.apply(p)
                 let dd = (p0 - p1 * 2 + p2).length
                 // Wang's formula for degree 2: n = sqrt(dd / (4 tol)).
-                let n = Swift.min(Swift.max(1, Int((dd / (4 * tolerance)).squareRoot().rounded(.up))), 4096)
+                let n = Path.flatteningSegmentCount((dd / (4 * tolerance)).squareRoot())
                 let step = 1.0 / Double(n)
                 for i in 1..<n { output.add(Path.quadPoint(p0, p1, p2, Double(i) * step)) }
                 output.add(p2)
@@ -91,7 +91,7 @@ extension Path {
                 let p0 = current, p1 = transform.apply(c1), p2 = transform.apply(c2), p3 = transform.apply(p)
                 let dd = Swift.max((p0 - p1 * 2 + p2).length, (p1 - p2 * 2 + p3).length)
                 // Wang's formula for degree 3: n = sqrt(3 * 2 / 8 * dd / tol).
-                let n = Swift.min(Swift.max(1, Int((0.75 * dd / tolerance).squareRoot().rounded(.up))), 4096)
+                let n = Path.flatteningSegmentCount((0.75 * dd / tolerance).squareRoot())
                 let step = 1.0 / Double(n)
                 for i in 1..<n { output.add(Path.cubicPoint(p0, p1, p2, p3, Double(i) * step)) }
                 output.add(p3)
@@ -106,5 +106,17 @@ extension Path {
             }
         }
         output.finishSubpath(closed: false)
+    }
+
+    /// The most chords one curve is split into: enough for a 4096-pixel curve
+    /// at the default tolerance, and a bound on the work a huge one can cause.
+    static let maximumFlatteningSegmentCount = 4096
+
+    /// Rounds Wang's segment estimate up and clamps it to 1...maximum. Done
+    /// in `Double` first: converting a NaN or infinite estimate (from huge or
+    /// non-finite coordinates) to `Int` would trap.
+    static func flatteningSegmentCount(_ estimate: Double) -> Int {
+        guard estimate.isFinite else { return estimate.isNaN ? 1 : maximumFlatteningSegmentCount }
+        return Int(Swift.min(Swift.max(estimate.rounded(.up), 1), Double(maximumFlatteningSegmentCount)))
     }
 }

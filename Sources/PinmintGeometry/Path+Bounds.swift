@@ -8,10 +8,12 @@ extension Path {
             minX = Swift.min(minX, p.x); minY = Swift.min(minY, p.y)
             maxX = Swift.max(maxX, p.x); maxY = Swift.max(maxY, p.y)
         }
-        var current = Point.zero
+        var current = Point.zero, subpathStart = Point.zero
         for element in elements {
             switch element {
-            case .move(let p), .line(let p):
+            case .move(let p):
+                include(p); current = p; subpathStart = p
+            case .line(let p):
                 include(p); current = p
             case .quad(let c, let p):
                 include(p)
@@ -26,7 +28,7 @@ extension Path {
                 }
                 current = p
             case .close:
-                break
+                current = subpathStart  // a command after close() starts from here
             }
         }
         guard minX <= maxX else { return nil }
@@ -57,15 +59,21 @@ extension Path {
         let a = -p0 + 3 * p1 - 3 * p2 + p3
         let b = 2 * (p0 - 2 * p1 + p2)
         let c = p1 - p0
+        // "Nearly linear" is judged relative to the coefficients' size, so the
+        // test does not depend on the coordinates' units; the roots use the
+        // cancellation-free form (Numerical Recipes, section 5.6).
+        let scale = Swift.max(abs(a), abs(b), abs(c))
+        guard scale > 0 else { return [] }
         var roots: [Double] = []
-        if abs(a) < 1e-12 {
+        if abs(a) <= 1e-12 * scale {
             if b != 0 { roots.append(-c / b) }
         } else {
             let discriminant = b * b - 4 * a * c
             if discriminant >= 0 {
                 let root = discriminant.squareRoot()
-                roots.append((-b + root) / (2 * a))
-                roots.append((-b - root) / (2 * a))
+                let q = -0.5 * (b + (b < 0 ? -root : root))
+                roots.append(q / a)
+                if q != 0 { roots.append(c / q) }
             }
         }
         return roots.filter { $0 > 0 && $0 < 1 }

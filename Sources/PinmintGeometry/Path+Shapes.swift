@@ -196,7 +196,8 @@ extension Path {
     mutating func appendEllipticalArc(center: Point, radiusX rx: Double, radiusY ry: Double, rotation: Double,
                                       start: Double, sweep: Double, exactEnd: Point? = nil) {
         guard sweep != 0, sweep.isFinite else { return }
-        let segmentCount = max(1, Int((abs(sweep) / (.pi / 4)).rounded(.up)))
+        // The 1e-9 keeps a quarter turn that rounding made a hair larger at 2 segments, not 3.
+        let segmentCount = max(1, Int((abs(sweep) / (.pi / 4) - 1e-9).rounded(.up)))
         let step = sweep / Double(segmentCount)
         let k = 4.0 / 3.0 * tan(step / 4)
         let cosR = cos(rotation), sinR = sin(rotation)

@@ -39,8 +39,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
         return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
     }
-    /// The rectangle grown by `dx` on the left and right and `dy` on top and bottom
-    /// (shrunk for negative values).
+    /// The rectangle shrunk by `dx` on the left and right and `dy` on top and
+    /// bottom (grown for negative values), as CoreGraphics' `insetBy`.
     @inlinable public func insetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
     }
