@@ -1,1 +1,134 @@
-print("bench")
+import Foundation
+import PinmintGeometry
+import PinmintRaster
+
+/// `PinmintBench export FILE`: writes the scenes as a replay file for the cairo program.
+/// `PinmintBench run --baseline CAIRO.txt [--iterations N]`: times Pinmint on the same scenes
+/// and prints both, the ratios and their geometric mean.
+///
+/// Timing is render-only (clear, build the paths, fill/stroke; no PNG), per
+/// iteration, median of N after warm-up; cairo is timed the same way in C.
+
+let scales = [1.0, 2.0, 3.0]
+
+func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+func writeReplay(to file: String) throws {
+    var text = "# pinmint replay v1: device pixels, straight-alpha colours\n"
+    var path = Path()
+    for scene in BenchScenes.all {
+        for scale in scales {
+            let width = Int((scene.width * scale).rounded(.up)), height = Int((scene.height * scale).rounded(.up))
+            text += "scene \(scene.name)@\(Int(scale))x \(width) \(height)\n"
+            for operation in scene.operations {
+                let c = operation.color
+                switch operation.kind {
+                case .fill(let rule):
+                    text += "fill \(rule == .evenOdd ? "evenodd" : "nonzero") \(c.red) \(c.green) \(c.blue) \(c.alpha)\n"
+                case .stroke(let style):
+                    text += "stroke \(style.width * scale) \(style.cap.rawValue) \(style.join.rawValue) \(style.miterLimit) "
+                    text += "\(c.red) \(c.green) \(c.blue) \(c.alpha)\n"
+                }
+                path.removeAll()
+                operation.build(&path)
+                for element in path.transformed(by: .scale(scale)).elements {
+                    switch element {
+                    case .move(let p): text += "M \(p.x) \(p.y)\n"
+                    case .line(let p): text += "L \(p.x) \(p.y)\n"
+                    case .quad(let c, let p): text += "Q \(c.x) \(c.y) \(p.x) \(p.y)\n"
+                    case .cubic(let c1, let c2, let p): text += "C \(c1.x) \(c1.y) \(c2.x) \(c2.y) \(p.x) \(p.y)\n"
+                    case .close: text += "Z\n"
+                    }
+                }
+                text += "draw\n"
+            }
+            text += "end\n"
+        }
+    }
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+}
+
+/// Median render time in microseconds of one scene at one scale.
+func timeScene(_ scene: BenchScene, scale: Double, iterations: Int) throws -> Double {
+    let canvas = try Canvas(width: Int((scene.width * scale).rounded(.up)), height: Int((scene.height * scale).rounded(.up)))
+    let transform = PinmintGeometry.AffineTransform.scale(scale)
+    var path = Path()
+    var samples: [Double] = []
+    samples.reserveCapacity(iterations)
+    for iteration in 0..<(iterations + 20) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        canvas.clear()
+        for operation in scene.operations {
+            path.removeAll()
+            operation.build(&path)
+            switch operation.kind {
+            case .fill(let rule):
+                try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
+            case .stroke(let style):
+                try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
+            }
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        if iteration >= 20 { samples.append(Double(elapsed) / 1000) }
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func run(baselineFile: String?, iterations: Int) throws {
+    var cairo: [String: Double] = [:]
+    if let baselineFile {
+        let text = try String(contentsOfFile: baselineFile, encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count >= 2, let median = Double(fields[1]) { cairo[String(fields[0])] = median }
+        }
+    }
+    print("Render-only time per scene (clear, build paths, fill/stroke; no PNG), median of \(iterations) runs")
+    print("scene                      pinmint µs    cairo µs    ratio")
+    var logSum = 0.0, count = 0, slower: [String] = []
+    for scene in BenchScenes.all {
+        for scale in scales {
+            let name = "\(scene.name)@\(Int(scale))x"
+            let ours = try timeScene(scene, scale: scale, iterations: iterations)
+            if let theirs = cairo[name] {
+                let ratio = ours / theirs
+                logSum += log(ratio); count += 1
+                if ratio > 1 { slower.append(name) }
+                print(name.padding(toLength: 24, withPad: " ", startingAt: 0),
+                      String(format: "%12.2f %11.2f %8.3f", ours, theirs, ratio))
+            } else {
+                print(name.padding(toLength: 24, withPad: " ", startingAt: 0), String(format: "%12.2f", ours))
+            }
+        }
+    }
+    if count > 0 {
+        print("geometric mean of pinmint/cairo over \(count) marker scenes: \(format(exp(logSum / Double(count)))) (target ≤ 0.45)")
+        print(slower.isEmpty ? "no scene slower than cairo" : "slower than cairo: \(slower.joined(separator: ", "))")
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "export" where arguments.count == 2:
+        try writeReplay(to: arguments[1])
+    case "run":
+        var baseline: String? = nil, iterations = 400
+        var index = 1
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--baseline" where index + 1 < arguments.count: baseline = arguments[index + 1]; index += 2
+            case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 400; index += 2
+            default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
+            }
+        }
+        try run(baselineFile: baseline, iterations: iterations)
+    default:
+        print("usage: PinmintBench export FILE | PinmintBench run [--baseline CAIRO.txt] [--iterations N]")
+        exit(2)
+    }
+} catch {
+    print("PinmintBench: \(error)")
+    exit(1)
+}

@@ -98,6 +98,14 @@ public struct Path: Hashable, Sendable {
         currentPoint = subpathStart
     }
 
+    /// Empties the path but keeps its storage, so a path rebuilt every frame
+    /// allocates nothing once it has grown to its working size.
+    public mutating func removeAll() {
+        elements.removeAll(keepingCapacity: true)
+        currentPoint = nil
+        subpathStart = nil
+    }
+
     /// Appends all of `other`'s subpaths.
     public mutating func append(_ other: Path) {
         for element in other.elements {
