@@ -109,6 +109,41 @@ func isClose(_ value: Double, _ expected: Double, relative: Double = 0.001, abso
     abs(value - expected) <= max(absolute, relative * abs(expected))
 }
 
+
+/// The distance from `point` to the nearest point of the polyline `vertices`
+/// (closed back to its start when `isClosed`).
+func distance(from point: Point, toPolyline vertices: [Point], isClosed: Bool) -> Double {
+    if vertices.count == 1 { return point.distance(to: vertices[0]) }
+    var nearest = Double.infinity
+    let segmentCount = isClosed ? vertices.count : vertices.count - 1
+    for index in 0..<segmentCount {
+        let start = vertices[index], end = vertices[(index + 1) % vertices.count]
+        let along = end - start
+        let lengthSquared = along.dot(along)
+        let t = lengthSquared > 0 ? min(max((point - start).dot(along) / lengthSquared, 0), 1) : 0
+        nearest = min(nearest, point.distance(to: start + along * t))
+    }
+    return nearest
+}
+
+/// Paths with awkward geometry: a cusp, a loop, short zigzags, a reversal inside a curve.
+let awkwardPaths: [Path] = {
+    var cusp = Path()
+    cusp.move(to: Point(0, 0))
+    cusp.curve(to: Point(60, 0), control1: Point(60, 40), control2: Point(0, 40))
+    var loop = Path()
+    loop.move(to: Point(0, 20))
+    loop.curve(to: Point(40, 20), control1: Point(70, -20), control2: Point(-30, -20))
+    let zigzag = polyline([Point(0, 0), Point(3, 8), Point(5, -1), Point(6, 9), Point(30, 0), Point(29, 1),
+                           Point(40, 30)])
+    var closedCurve = Path()
+    closedCurve.move(to: Point(0, 0))
+    closedCurve.quadCurve(to: Point(20, 0), control: Point(10, 30))
+    closedCurve.line(to: Point(12, 2))
+    closedCurve.close()
+    return [cusp, loop, zigzag, closedCurve]
+}()
+
 // MARK: Case tables
 
 let lineCapCases: [(LineCap, Double)] = [
@@ -376,5 +411,28 @@ let insideOutsideCases: [(LineCap, Point, Bool)] = [
         let expected = Double.pi / 4 * (44 * 44 - 36 * 36)
         #expect(isClose(measured.area, expected, relative: 0.003), "area \(measured.area), expected \(expected)")
         #expect(measured.maximumWinding == 1)
+    }
+
+    /// With round joins and caps the stroke is exactly the set of points within
+    /// half the width of the (flattened) path: compare on a grid, whatever the
+    /// geometry, skipping a thin band around the boundary.
+    @Test(arguments: [(0, 4.0), (0, 30), (1, 6), (1, 25), (2, 3), (2, 12), (3, 5), (3, 16)])
+    func roundStrokeIsEveryPointWithinHalfTheWidth(pathIndex: Int, width: Double) {
+        let path = awkwardPaths[pathIndex]
+        let output = stroked(path, StrokeStyle(width: width, cap: .round, join: .round))
+        var centerline = Polylines()
+        path.flatten(into: &centerline)
+        let subpath = centerline.subpaths[0]
+        let vertices = Array(centerline.vertices(of: 0))
+        var mismatches = 0
+        for row in -80...160 {
+            for column in -80...160 {
+                let point = Point(Double(column) * 0.5 + 0.1, Double(row) * 0.5 + 0.05)
+                let gap = distance(from: point, toPolyline: vertices, isClosed: subpath.isClosed) - width / 2
+                guard abs(gap) > 0.05 else { continue }
+                if (windingNumber(at: point, in: output) != 0) != (gap < 0) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
     }
 }
