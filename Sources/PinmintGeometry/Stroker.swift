@@ -62,6 +62,7 @@ public struct Stroker: Sendable {
         var transform = AffineTransform.identity
     }
 
+    /// A stroker with empty scratch buffers; they grow on first use and are kept.
     public init() {}
 
     /// Strokes `path` (user space) with `style` (user-space units), flattening curves so that after
