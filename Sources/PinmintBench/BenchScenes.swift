@@ -35,7 +35,7 @@ enum BenchScenes {
         path.close()
     }
 
-    static let all: [BenchScene] = [
+    nonisolated(unsafe) static let all: [BenchScene] = [
         BenchScene(name: "callout", width: 220, height: 90, operations: [
             BenchOperation(kind: .fill(.nonZero), color: Color(red8: 77, green8: 77, blue8: 77, alpha: 0.8),
                            build: buildCallout),

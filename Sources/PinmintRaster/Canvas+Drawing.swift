@@ -66,11 +66,10 @@ extension Canvas {
         let layer = layers.removeLast(), target = layers[layers.count - 1]
         let factor = Float(min(max(opacity, 0), 1))
         guard factor > 0 else { return }
-        for index in Swift.stride(from: 0, to: layer.count, by: 4) {
-            let source = SIMD4<Float>(SIMD4<UInt16>(layer.pointer[index], layer.pointer[index + 1],
-                                                    layer.pointer[index + 2], layer.pointer[index + 3])) * factor
-            if source.w == 0 { continue }
-            Canvas.blendPixel(target.pointer + index, source: source, blend: .sourceOver)
+        for index in Swift.stride(from: 0, to: layer.count, by: 4) where layer.pointer[index + 3] != 0 {
+            let source = SIMD4<Float>(Float(layer.pointer[index]), Float(layer.pointer[index + 1]),
+                                      Float(layer.pointer[index + 2]), Float(layer.pointer[index + 3]))
+            Canvas.blendPixel(target.pointer + index, source: source, amount: factor, blend: .sourceOver)
         }
     }
 
@@ -130,21 +129,89 @@ extension Canvas {
     // MARK: Compositing kernels
 
     /// Composites one colour (premultiplied, 0...65535 scale) over a span.
+    /// Scalar float arithmetic: generic SIMD conversions are not reliably
+    /// specialised, and rounding instructions are not in the x86-64 baseline.
     @inline(__always)
     static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
                                mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
-        let opaque = color.w >= 65535 && blend != .clear
-        let solid16 = SIMD4<UInt16>((color + 0.5).rounded(.down))
-        for i in 0..<coverage.count {
+        let red = color.x, green = color.y, blue = color.z, alpha = color.w
+        let opaque = alpha >= 65535 && blend == .sourceOver
+        let stored = (UInt16(red + 0.5), UInt16(green + 0.5), UInt16(blue + 0.5), UInt16(alpha + 0.5))
+        let alphaScale = alpha * (1 / 65535)
+        // Source over with full coverage keeps destination × (1 − alpha): as a
+        // 0.16 fixed-point factor that is one multiply-high per channel, which
+        // vectorises (a bias of at most 1/65535 per drawing, far below 8 bits).
+        let keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
+        let count = coverage.count
+        var i = 0
+        while i < count {
             var amount = coverage[i]
             if let mask { amount *= mask[i] }
-            if amount <= 0 { continue }
-            let pixel = row + i * 4
-            if amount >= 1 && (opaque || blend == .copy) {
-                pixel[0] = solid16.x; pixel[1] = solid16.y; pixel[2] = solid16.z; pixel[3] = solid16.w
+            if amount <= 0 { i += 1; continue }
+            if amount >= 1 && mask == nil && blend != .clear {
+                // A run of fully covered pixels.
+                var end = i + 1
+                while end < count && coverage[end] >= 1 { end += 1 }
+                let start = row + i &* 4
+                if opaque || blend == .copy {
+                    fillRun(start, count: end - i, pixel: stored)
+                } else {
+                    blendRun(start, count: end - i, source: stored, keepFixed: keepFixed)
+                }
+                i = end
                 continue
             }
-            blendPixel(pixel, source: color, amount: amount, blend: blend)
+            let pixel = row + i &* 4
+            if amount >= 1 && (opaque || blend == .copy) {
+                pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
+                i += 1
+                continue
+            }
+            switch blend {
+            case .sourceOver:
+                let keep = 1 - alphaScale * amount
+                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
+                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
+                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
+                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
+            case .copy:
+                let keep = 1 - amount
+                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
+                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
+                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
+                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
+            case .clear:
+                let keep = 1 - amount
+                pixel[0] = store(Float(pixel[0]) * keep); pixel[1] = store(Float(pixel[1]) * keep)
+                pixel[2] = store(Float(pixel[2]) * keep); pixel[3] = store(Float(pixel[3]) * keep)
+            }
+            i += 1
+        }
+    }
+
+    /// Writes one pixel value `count` times, as 64-bit stores.
+    @inline(__always)
+    static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int,
+                        pixel: (UInt16, UInt16, UInt16, UInt16)) {
+        let packed = UInt64(pixel.0) | UInt64(pixel.1) << 16 | UInt64(pixel.2) << 32 | UInt64(pixel.3) << 48
+        let words = UnsafeMutableRawPointer(start).bindMemory(to: UInt64.self, capacity: count)
+        words.update(repeating: packed.littleEndian, count: count)
+        UnsafeMutableRawPointer(start).bindMemory(to: UInt16.self, capacity: count * 4)
+    }
+
+    /// Source over for a run of fully covered pixels: d = s + d × keep.
+    @inline(__always)
+    static func blendRun(_ start: UnsafeMutablePointer<UInt16>, count: Int,
+                         source: (UInt16, UInt16, UInt16, UInt16), keepFixed: UInt32) {
+        let s0 = UInt32(source.0), s1 = UInt32(source.1), s2 = UInt32(source.2), s3 = UInt32(source.3)
+        var p = start
+        let end = start + count &* 4
+        while p < end {
+            p[0] = UInt16(truncatingIfNeeded: s0 &+ ((UInt32(p[0]) &* keepFixed) &>> 16))
+            p[1] = UInt16(truncatingIfNeeded: s1 &+ ((UInt32(p[1]) &* keepFixed) &>> 16))
+            p[2] = UInt16(truncatingIfNeeded: s2 &+ ((UInt32(p[2]) &* keepFixed) &>> 16))
+            p[3] = UInt16(truncatingIfNeeded: s3 &+ ((UInt32(p[3]) &* keepFixed) &>> 16))
+            p += 4
         }
     }
 
@@ -156,8 +223,14 @@ extension Canvas {
             var amount = coverage[i]
             if let mask { amount *= mask[i] }
             if amount <= 0 { continue }
-            blendPixel(row + i * 4, source: colors[i], amount: amount, blend: blend)
+            blendPixel(row + i &* 4, source: colors[i], amount: amount, blend: blend)
         }
+    }
+
+    /// A value on the 0...65535 scale rounded to nearest and clamped.
+    @inline(__always)
+    static func store(_ value: Float) -> UInt16 {
+        value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined
@@ -165,20 +238,16 @@ extension Canvas {
     @inline(__always)
     static func blendPixel(_ pixel: UnsafeMutablePointer<UInt16>, source: SIMD4<Float>, amount: Float = 1,
                            blend: BlendMode) {
-        let destination = SIMD4<Float>(SIMD4<UInt16>(pixel[0], pixel[1], pixel[2], pixel[3]))
-        let result: SIMD4<Float>
+        let keep: Float
+        var sourceWeight = amount
         switch blend {
-        case .sourceOver:
-            let weighted = source * amount
-            result = weighted + destination * (1 - weighted.w * (1 / 65535))
-        case .copy:
-            result = source * amount + destination * (1 - amount)
-        case .clear:
-            result = destination * (1 - amount)
+        case .sourceOver: keep = 1 - source.w * amount * (1 / 65535)
+        case .copy: keep = 1 - amount
+        case .clear: keep = 1 - amount; sourceWeight = 0
         }
-        let clamped = (result + 0.5).rounded(.down).clamped(lowerBound: SIMD4(repeating: 0),
-                                                             upperBound: SIMD4(repeating: 65535))
-        let stored = SIMD4<UInt16>(clamped)
-        pixel[0] = stored.x; pixel[1] = stored.y; pixel[2] = stored.z; pixel[3] = stored.w
+        pixel[0] = store(source.x * sourceWeight + Float(pixel[0]) * keep)
+        pixel[1] = store(source.y * sourceWeight + Float(pixel[1]) * keep)
+        pixel[2] = store(source.z * sourceWeight + Float(pixel[2]) * keep)
+        pixel[3] = store(source.w * sourceWeight + Float(pixel[3]) * keep)
     }
 }

@@ -87,6 +87,7 @@ public final class Canvas {
     // Scratch state reused by every drawing operation.
     var rasterizer = CoverageRasterizer()
     var polylines = Polylines()
+    var stroker = Stroker()
     var shadeRow: [SIMD4<Float>] = []
     var shadowAlpha: [Float] = []
     var shadowScratch: [Float] = []

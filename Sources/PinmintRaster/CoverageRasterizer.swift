@@ -122,7 +122,8 @@ struct CoverageRasterizer {
                         sum += rowCells[x]
                         rowCells[x] = 0
                         // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
-                        let folded = abs(sum).truncatingRemainder(dividingBy: 2)
+                        let magnitude = abs(sum)
+                        let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
                         let value = folded > 1 ? 2 - folded : folded
                         coverage[x] = value
                         if value > 0 { if first < 0 { first = x }; last = x }
@@ -222,10 +223,12 @@ struct CoverageRasterizer {
             let signedHeight = height * edge.direction
             let rowCells = cells + (row - bandTop) * stride
             let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
-            let x0Floor = x0.rounded(.down)
-            let x0Cell = Int(x0Floor)
-            let x1Ceil = x1.rounded(.up)
-            let x1Cell = Int(x1Ceil)
+            // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
+            let x0Cell = Int(x0)
+            let x0Floor = Float(x0Cell)
+            var x1Cell = Int(x1)
+            if Float(x1Cell) < x1 { x1Cell += 1 }
+            let x1Ceil = Float(x1Cell)
             if x1Cell <= x0Cell + 1 {
                 // Within one cell: the area right of the segment's midpoint.
                 let middle = 0.5 * (xStart + xEnd) - x0Floor
