@@ -2,6 +2,7 @@
 
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,50 @@ int pinmint_png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t hei
     free(rows);
     *out_data = buffer.data;
     *out_size = buffer.size;
+    return pinmint_png_ok;
+}
+
+int pinmint_png_decode_rgba8(const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+                             uint8_t **out_pixels, uint32_t *out_width, uint32_t *out_height,
+                             char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
+    *out_pixels = NULL;
+    *out_width = 0;
+    *out_height = 0;
+    if (message) message[0] = 0;
+    // The simplified API catches libpng's longjmp itself and reports failure in image.message.
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, data, size)) {
+        pinmint_copy_message(message, image.message);
+        return pinmint_png_error;
+    }
+    if (image.width > max_side || image.height > max_side ||
+        (uint64_t)image.width * (uint64_t)image.height > max_pixels) {
+        char text[PINMINT_PNG_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "image of %ux%u pixels exceeds the limit (%u per side, %llu pixels)",
+                 image.width, image.height, max_side, (unsigned long long)max_pixels);
+        pinmint_copy_message(message, text);
+        png_image_free(&image);
+        return pinmint_png_error;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t stride = PNG_IMAGE_ROW_STRIDE(image);
+    uint8_t *pixels = malloc(PNG_IMAGE_BUFFER_SIZE(image, stride));
+    if (!pixels) {
+        pinmint_copy_message(message, "out of memory");
+        png_image_free(&image);
+        return pinmint_png_error;
+    }
+    if (!png_image_finish_read(&image, NULL, pixels, (png_int_32)stride, NULL)) {
+        pinmint_copy_message(message, image.message);
+        free(pixels);
+        png_image_free(&image);
+        return pinmint_png_error;
+    }
+    *out_pixels = pixels;
+    *out_width = image.width;
+    *out_height = image.height;
     return pinmint_png_ok;
 }
 

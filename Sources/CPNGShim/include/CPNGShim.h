@@ -28,6 +28,15 @@ int pinmint_png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t hei
                              uint8_t **out_data, size_t *out_size,
                              char message[PINMINT_PNG_MESSAGE_CAPACITY]);
 
+/// Decodes a PNG held in memory into straight-alpha RGBA8 (libpng's
+/// simplified API: every colour type, bit depth and interlacing). Refuses
+/// images wider or taller than `max_side` or with more than `max_pixels`
+/// pixels before allocating. On success *out_pixels is malloc'ed (free with
+/// pinmint_png_free).
+int pinmint_png_decode_rgba8(const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+                             uint8_t **out_pixels, uint32_t *out_width, uint32_t *out_height,
+                             char message[PINMINT_PNG_MESSAGE_CAPACITY]);
+
 /// Frees memory returned by the shim.
 void pinmint_png_free(void *data);
 
