@@ -1,0 +1,108 @@
+import Foundation
+import FoundationXML
+
+/// One XML element of an SVG file: the raw tree that `SVGDocument` reads
+/// before resolving it into something drawable.
+final class SVGElement {
+    /// The element name without an `svg:` prefix.
+    let name: String
+    let attributes: [String: String]
+    /// The line of the start tag (1-based), or 0 when unknown.
+    let line: Int
+    var children: [SVGElement] = []
+
+    init(name: String, attributes: [String: String], line: Int) {
+        self.name = name.hasPrefix("svg:") ? String(name.dropFirst(4)) : name
+        self.attributes = attributes
+        self.line = line
+    }
+
+    subscript(attribute: String) -> String? { attributes[attribute] }
+
+    /// `line 3: <path d>` or `<path>`: how error messages name the element.
+    func location(_ attribute: String? = nil) -> String {
+        let tag = "<\(name)\(attribute.map { " " + $0 } ?? "")>"
+        return line > 0 ? "line \(line): \(tag)" : tag
+    }
+}
+
+/// Limits that keep a hostile or broken file from exhausting memory or stack.
+enum SVGLimits {
+    /// The largest file read: 16 MiB.
+    static let maximumFileSize = 16 << 20
+    /// The most elements in one document.
+    static let maximumElementCount = 100_000
+    /// The deepest nesting of elements.
+    static let maximumDepth = 256
+}
+
+/// A problem found before the file name is attached.
+struct SVGProblem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Reads XML into a tree of `SVGElement`s with Foundation's `XMLParser`,
+/// enforcing the element-count and depth limits as it goes.
+final class SVGTreeReader: NSObject, XMLParserDelegate {
+    private var stack: [SVGElement] = []
+    private(set) var root: SVGElement?
+    private var elementCount = 0
+    private(set) var limitProblem: String?
+
+    static func read(_ data: [UInt8]) -> Result<SVGElement, SVGProblem> {
+        let parser = XMLParser(data: Data(data))
+        let reader = SVGTreeReader()
+        parser.delegate = reader
+        parser.shouldResolveExternalEntities = false
+        let succeeded = parser.parse()
+        if let problem = reader.limitProblem { return .failure(SVGProblem(problem)) }
+        if !succeeded || parser.parserError != nil {
+            let code = (parser.parserError as NSError?)?.code ?? -1
+            return .failure(SVGProblem("line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: "
+                                       + SVGTreeReader.explain(code)))
+        }
+        guard let root = reader.root else { return .failure(SVGProblem("the document has no elements")) }
+        return .success(root)
+    }
+
+    /// XMLParser on Linux gives no message with its errors; these are the common codes.
+    private static func explain(_ code: Int) -> String {
+        // libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE, which has no ErrorCode case.
+        if code == 201 { return "a namespace prefix is used without its xmlns declaration" }
+        switch XMLParser.ErrorCode(rawValue: code) {
+        case .prematureDocumentEndError?: return "the document ends before its elements are closed"
+        case .emptyDocumentError?: return "the document is empty"
+        case .tagNameMismatchError?: return "an end tag does not match its start tag"
+        case .attributeNotFinishedError?, .attributeNotStartedError?:
+            return "a malformed attribute"
+        case .ltRequiredError?, .gtRequiredError?: return "a malformed tag"
+        case .notWellBalancedError?: return "elements are not well balanced"
+        case .documentStartError?: return "content before the root element"
+        default: return "XML parser error \(code)"
+        }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        let element = SVGElement(name: elementName, attributes: attributes, line: parser.lineNumber)
+        elementCount += 1
+        if elementCount > SVGLimits.maximumElementCount {
+            limitProblem = "\(element.location()): more than \(SVGLimits.maximumElementCount) elements"
+            parser.abortParsing()
+            return
+        }
+        if stack.count >= SVGLimits.maximumDepth {
+            limitProblem = "\(element.location()): elements nested more than \(SVGLimits.maximumDepth) deep"
+            parser.abortParsing()
+            return
+        }
+        if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
+        stack.append(element)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?) {
+        if !stack.isEmpty { stack.removeLast() }
+    }
+}

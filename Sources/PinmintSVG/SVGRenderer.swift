@@ -1,0 +1,74 @@
+import PinmintGeometry
+import PinmintRaster
+
+/// Drawing the render tree: fill then stroke (SVG's default paint order),
+/// layers for group opacity, clips pushed and popped around each element.
+extension SVGDocument {
+    /// Draws the document scaled by `scale` onto `canvas`, whose size should
+    /// be ceil(width × scale) × ceil(height × scale) pixels. Document space
+    /// maps to device pixels by the viewBox transform, then `scale`.
+    /// Throws when `scale` is not positive and finite or the canvas refuses a
+    /// drawing; the canvas's clip and layer stacks are restored either way.
+    public func render(on canvas: Canvas, scale: Double) throws(SVGError) {
+        guard scale.isFinite, scale > 0 else {
+            throw SVGError(file: file, problem: "the scale must be positive and finite, found \(scale)")
+        }
+        let clipDepth = canvas.clipDepth, layerDepth = canvas.layerDepth
+        do {
+            try draw(root, on: canvas, transform: viewBoxTransform.concatenating(.scale(scale)), inheritedShadow: nil)
+        } catch {
+            while canvas.clipDepth > clipDepth { try? canvas.popClip() }
+            while canvas.layerDepth > layerDepth { try? canvas.endLayer(opacity: 0) }
+            throw SVGError(file: file, problem: "drawing failed: \(error)")
+        }
+    }
+
+    /// A new canvas of ceil(width × scale) × ceil(height × scale) pixels with the document drawn on it.
+    public func render(scale: Double) throws(SVGError) -> Canvas {
+        guard scale.isFinite, scale > 0 else {
+            throw SVGError(file: file, problem: "the scale must be positive and finite, found \(scale)")
+        }
+        let pixelWidth = (width * scale).rounded(.up), pixelHeight = (height * scale).rounded(.up)
+        let limit = Double(Canvas.maximumSide)
+        guard pixelWidth <= limit, pixelHeight <= limit else {
+            throw SVGError(file: file, problem: "\(width)x\(height) at scale \(scale) needs a canvas of "
+                           + "\(pixelWidth)x\(pixelHeight) pixels; a side may be at most \(Canvas.maximumSide)")
+        }
+        let canvas: Canvas
+        do { canvas = try Canvas(width: Int(pixelWidth), height: Int(pixelHeight)) } catch {
+            throw SVGError(file: file, problem: "\(error)")
+        }
+        try render(on: canvas, scale: scale)
+        return canvas
+    }
+
+    private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineTransform,
+                      inheritedShadow: Shadow?) throws(RasterError) {
+        let transform = node.transform.concatenating(parent)
+        if let clip = node.clip { try canvas.pushClip(clip.path, rule: clip.rule, transform: transform) }
+        let shadow = node.shadow ?? inheritedShadow
+        switch node.content {
+        case .group(let children):
+            let layered = node.opacity < 1
+            if layered { canvas.beginLayer() }
+            for child in children { try draw(child, on: canvas, transform: transform, inheritedShadow: shadow) }
+            if layered { try canvas.endLayer(opacity: node.opacity) }
+        case .shape(let shape):
+            // A shape with both paints is composited as one image, as a group
+            // would be; with one paint, multiplying its alpha is the same.
+            let layered = node.opacity < 1 && shape.fill != nil && shape.stroke != nil
+            let opacity = layered ? 1 : node.opacity
+            if layered { canvas.beginLayer() }
+            if let fill = shape.fill {
+                try canvas.fill(shape.path, paint: fill, rule: shape.fillRule, transform: transform,
+                                opacity: shape.fillOpacity * opacity, shadow: shadow)
+            }
+            if let stroke = shape.stroke {
+                try canvas.stroke(shape.path, style: shape.strokeStyle, paint: stroke, transform: transform,
+                                  opacity: shape.strokeOpacity * opacity, shadow: shape.fill == nil ? shadow : nil)
+            }
+            if layered { try canvas.endLayer(opacity: node.opacity) }
+        }
+        if node.clip != nil { try canvas.popClip() }
+    }
+}

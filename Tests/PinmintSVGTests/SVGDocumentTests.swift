@@ -1,0 +1,102 @@
+import PinmintGeometry
+import PinmintRaster
+@testable import PinmintSVG
+import Testing
+
+struct SVGDocumentTests {
+    static let sizes: [(attributes: String, width: Double, height: Double, viewBox: Rect?)] = [
+        ("width=\"20\" height=\"10\"", 20, 10, nil),
+        ("width=\"20px\" height=\"10px\"", 20, 10, nil),
+        ("width=\"72pt\" height=\"1in\"", 96, 96, nil),
+        ("width=\"2.54cm\" height=\"25.4mm\"", 96, 96, nil),
+        ("width=\"1pc\" height=\"6pc\"", 16, 96, nil),
+        ("viewBox=\"0 0 30 40\"", 30, 40, Rect(x: 0, y: 0, width: 30, height: 40)),
+        ("viewBox=\"5,5,30,40\" width=\"100%\"", 30, 40, Rect(x: 5, y: 5, width: 30, height: 40)),
+        ("width=\"60\" viewBox=\"0 0 30 40\"", 60, 80, Rect(x: 0, y: 0, width: 30, height: 40)),
+        ("width=\"10\" height=\"10\" viewBox=\"0 0 30 40\"", 10, 10, Rect(x: 0, y: 0, width: 30, height: 40)),
+    ]
+
+    @Test(arguments: sizes)
+    func sizeAndViewBox(_ example: (attributes: String, width: Double, height: Double, viewBox: Rect?)) throws {
+        let svg = try document("<svg \(example.attributes)/>")
+        #expect(abs(svg.width - example.width) < 1e-9)
+        #expect(abs(svg.height - example.height) < 1e-9)
+        #expect(svg.viewBox == example.viewBox)
+    }
+
+    static let transforms: [(text: String, point: Point, expected: Point)] = [
+        ("translate(10 20)", Point(1, 1), Point(11, 21)),
+        ("translate(10)", Point(1, 1), Point(11, 1)),
+        ("scale(2)", Point(1, 1), Point(2, 2)),
+        ("scale(2,3)", Point(1, 1), Point(2, 3)),
+        ("rotate(90)", Point(1, 0), Point(0, 1)),
+        ("rotate(90 10 10)", Point(20, 10), Point(10, 20)),
+        ("translate(10) scale(2)", Point(1, 1), Point(12, 2)),
+        ("scale(2),translate(10)", Point(1, 1), Point(22, 2)),
+        ("matrix(1 0 0 1 5 6)", Point(1, 1), Point(6, 7)),
+        ("matrix(0,1,-1,0,0,0)", Point(1, 0), Point(0, 1)),
+        ("skewX(45)", Point(0, 1), Point(1, 1)),
+        ("skewY(45)", Point(1, 0), Point(1, 1)),
+        ("  ", Point(3, 4), Point(3, 4)),
+    ]
+
+    @Test(arguments: transforms)
+    func transformParsing(_ example: (text: String, point: Point, expected: Point)) throws {
+        let transform = try SVGTransformParser.parse(example.text)
+        let mapped = transform.apply(example.point)
+        #expect(mapped.distance(to: example.expected) < 1e-9, "\(example.text) maps \(example.point) to \(mapped)")
+    }
+
+    @Test(arguments: ["rotate(1 2)", "foo(1)", "scale(1", "translate(1 2 3)", "scale(x)"])
+    func badTransformsAreRejected(_ text: String) {
+        #expect(throws: SVGProblem.self) { try SVGTransformParser.parse(text) }
+    }
+
+    @Test func unsupportedElementsAndAttributesAreWarnedOnce() throws {
+        let svg = try document("""
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" width="10" height="10"
+                 version="1.1" id="root" data-name="x" inkscape:label="a" xml:space="preserve">
+              <text>a</text><text>b</text>
+              <path d="M0 0 L5 5" marker-end="url(#m)"/><path d="M0 0 L5 5" marker-end="url(#m)" class="c"/>
+              <title>ignored</title>
+            </svg>
+            """)
+        #expect(svg.warnings.map(\.description) == [
+            "unsupported element <text>",
+            "unsupported attribute 'marker-end' on <path>",
+        ])
+    }
+
+    static let errors: [(name: String, text: String, expected: String)] = [
+        ("malformed XML", "<svg width=\"1\" height=\"1\"><g></svg>", "malformed XML"),
+        ("unclosed document", "<svg width=\"1\" height=\"1\"", "malformed XML"),
+        ("root is not svg", "<html width=\"1\" height=\"1\"/>", "root element must be <svg>"),
+        ("bad path data", "<svg width=\"1\" height=\"1\">\n<path d=\"M 0 0 L x\"/></svg>",
+         "line 2: <path d>: expected a number at offset 8"),
+        ("bad colour", "<svg width=\"1\" height=\"1\"><rect fill=\"notacolour\"/></svg>", "<rect fill>: bad colour"),
+        ("bad colour in style", "<svg width=\"1\" height=\"1\"><rect style=\"stroke: #12\"/></svg>",
+         "<rect stroke>: bad colour"),
+        ("bad number", "<svg width=\"1\" height=\"1\"><circle r=\"1q\"/></svg>", "<circle r>"),
+        ("zero width", "<svg width=\"0\" height=\"1\"/>", "<svg width>: must be positive"),
+        ("negative height", "<svg width=\"1\" height=\"-3\"/>", "<svg height>: must be positive"),
+        ("no size", "<svg/>", "no viewBox"),
+        ("bad viewBox", "<svg viewBox=\"0 0 10\"/>", "expected 4 numbers"),
+        ("too deep", "<svg width=\"1\" height=\"1\">" + String(repeating: "<g>", count: 300)
+            + String(repeating: "</g>", count: 300) + "</svg>", "nested more than 256 deep"),
+    ]
+
+    @Test(arguments: errors)
+    func errorsNameTheProblem(_ example: (name: String, text: String, expected: String)) {
+        let error = readingError(example.text, file: "icon.svg")
+        #expect(error != nil, "\(example.name) was accepted")
+        #expect(error?.description.hasPrefix("icon.svg: ") == true)
+        #expect(error?.description.contains(example.expected) == true, "\(error?.description ?? "no error")")
+        #expect(error?.description.contains("\n") == false)
+    }
+
+    @Test func renderRefusesOversizedCanvas() throws {
+        let svg = try document("<svg width=\"10000\" height=\"10\"/>")
+        #expect(throws: SVGError.self) { try svg.render(scale: 2) }
+        #expect(throws: SVGError.self) { try svg.render(scale: 0) }
+    }
+}

@@ -1,0 +1,152 @@
+import PinmintGeometry
+import PinmintRaster
+@testable import PinmintSVG
+import Testing
+
+struct SVGRenderingTests {
+    /// Each shape filled red on 20 × 20: one pixel inside, one outside.
+    static let shapes: [(element: String, inside: (Int, Int), outside: (Int, Int))] = [
+        ("<rect x=\"5\" y=\"5\" width=\"10\" height=\"10\" fill=\"red\"/>", (10, 10), (2, 2)),
+        ("<rect width=\"50%\" height=\"100%\" fill=\"red\"/>", (5, 15), (15, 5)),
+        ("<rect width=\"20\" height=\"20\" rx=\"8\" fill=\"red\"/>", (10, 10), (0, 0)),
+        ("<circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"red\"/>", (10, 10), (3, 3)),
+        ("<ellipse cx=\"10\" cy=\"10\" rx=\"8\" ry=\"3\" fill=\"red\"/>", (16, 10), (10, 15)),
+        ("<path d=\"M0 0 H20 V20 Z\" fill=\"red\"/>", (16, 3), (3, 16)),
+        ("<polygon points=\"0,0 20,0 20,20\" fill=\"red\"/>", (16, 3), (3, 16)),
+        ("<polyline points=\"0 0 20 0 20 20\" fill=\"red\"/>", (16, 3), (3, 16)),
+        ("<line x1=\"0\" y1=\"10\" x2=\"20\" y2=\"10\" stroke=\"red\" stroke-width=\"4\"/>", (10, 10), (10, 4)),
+        ("<rect width=\"5\" height=\"5\" transform=\"translate(10 10)\" fill=\"red\"/>", (12, 12), (2, 2)),
+        ("<rect x=\"2\" y=\"2\" width=\"16\" height=\"16\" fill=\"none\" stroke=\"red\" stroke-width=\"2\"/>",
+         (2, 10), (10, 10)),
+    ]
+
+    @Test(arguments: shapes)
+    func shapeRendersWhereExpected(_ example: (element: String, inside: (Int, Int), outside: (Int, Int))) throws {
+        let canvas = try render(example.element)
+        let inside = canvas.pixel(x: example.inside.0, y: example.inside.1)
+        let outside = canvas.pixel(x: example.outside.0, y: example.outside.1)
+        #expect(isClose(inside, red), "inside is \(inside)")
+        #expect(outside.alpha == 0, "outside is \(outside)")
+    }
+
+    static let styles: [(name: String, body: String, expected: Color)] = [
+        ("style overrides the attribute", "<rect width=\"20\" height=\"20\" fill=\"red\" style=\"fill: lime\"/>", lime),
+        ("style on a group is inherited", "<g style=\"fill:blue\"><rect width=\"20\" height=\"20\"/></g>", blue),
+        ("attribute on a group is inherited", "<g fill=\"blue\"><g><rect width=\"20\" height=\"20\"/></g></g>", blue),
+        ("the child overrides the group", "<g fill=\"blue\"><rect width=\"20\" height=\"20\" fill=\"lime\"/></g>", lime),
+        ("currentColor follows color", "<g color=\"lime\"><rect width=\"20\" height=\"20\" fill=\"currentColor\"/></g>", lime),
+        ("fill defaults to black", "<rect width=\"20\" height=\"20\"/>", .black),
+        ("fill-opacity is inherited", "<g fill-opacity=\"0.5\"><rect width=\"20\" height=\"20\" fill=\"blue\"/></g>",
+         blue.withOpacity(0.5)),
+        ("opacity on a shape", "<rect width=\"20\" height=\"20\" fill=\"blue\" opacity=\"0.25\"/>", blue.withOpacity(0.25)),
+        ("inherit keeps the parent value", "<g fill=\"lime\"><rect width=\"20\" height=\"20\" fill=\"inherit\"/></g>", lime),
+        ("display none hides", "<rect width=\"20\" height=\"20\" style=\"display:none\"/>", .transparent),
+        ("evenodd leaves a hole", "<path fill-rule=\"evenodd\" fill=\"red\" d=\"M0 0H20V20H0Z M5 5H15V15H5Z\"/>",
+         .transparent),
+    ]
+
+    @Test(arguments: styles)
+    func stylesCascade(_ example: (name: String, body: String, expected: Color)) throws {
+        let pixel = try render(example.body).pixel(x: 10, y: 10)
+        #expect(isClose(pixel, example.expected), "\(example.name): \(pixel)")
+    }
+
+    @Test func groupOpacityCompositesTheGroupOnce() throws {
+        let canvas = try render("""
+            <g opacity="0.5"><rect width="12" height="12" fill="blue"/><rect x="8" y="8" width="12" height="12" fill="blue"/></g>
+            """)
+        let overlap = canvas.pixel(x: 10, y: 10), single = canvas.pixel(x: 2, y: 2)
+        #expect(abs(overlap.alpha - 0.5) < 0.01, "overlap alpha \(overlap.alpha)")
+        #expect(abs(single.alpha - 0.5) < 0.01)
+    }
+
+    @Test func shapeOpacityWithFillAndStrokeUsesOneLayer() throws {
+        let canvas = try render("""
+            <rect x="4" y="4" width="12" height="12" fill="blue" stroke="blue" stroke-width="4" opacity="0.5"/>
+            """)
+        #expect(abs(canvas.pixel(x: 4, y: 10).alpha - 0.5) < 0.01)
+    }
+
+    @Test func viewBoxMapsToTheViewport() throws {
+        let stretched = try render("<rect width=\"5\" height=\"5\" fill=\"red\"/>",
+                                   attributes: "width=\"20\" height=\"20\" viewBox=\"0 0 10 10\"")
+        #expect(isClose(stretched.pixel(x: 8, y: 8), red))
+        #expect(stretched.pixel(x: 12, y: 12).alpha == 0)
+
+        let meet = try render("<rect width=\"10\" height=\"10\" fill=\"red\"/>",
+                              attributes: "width=\"40\" height=\"20\" viewBox=\"0 0 10 10\"")
+        #expect(meet.pixel(x: 5, y: 10).alpha == 0)
+        #expect(isClose(meet.pixel(x: 20, y: 10), red))
+        let none = try render("<rect width=\"10\" height=\"10\" fill=\"red\"/>",
+                              attributes: "width=\"40\" height=\"20\" viewBox=\"0 0 10 10\" preserveAspectRatio=\"none\"")
+        #expect(isClose(none.pixel(x: 5, y: 10), red))
+        let scaled = try document("<svg width=\"10\" height=\"10\"><rect x=\"5\" width=\"5\" height=\"5\" fill=\"red\"/></svg>")
+            .render(scale: 3)
+        #expect(scaled.width == 30)
+        #expect(isClose(scaled.pixel(x: 20, y: 10), red))
+        #expect(scaled.pixel(x: 10, y: 10).alpha == 0)
+    }
+
+    static let gradients: [(name: String, definition: String, shape: String)] = [
+        ("objectBoundingBox", "<linearGradient id=\"g\"><stop offset=\"0\" stop-color=\"red\"/><stop offset=\"100%\" stop-color=\"blue\"/></linearGradient>",
+         "<rect x=\"10\" width=\"10\" height=\"20\" fill=\"url(#g)\"/>"),
+        ("userSpaceOnUse", "<linearGradient id=\"g\" gradientUnits=\"userSpaceOnUse\" x1=\"10\" x2=\"20\"><stop offset=\"0\" style=\"stop-color:red\"/><stop offset=\"1\" stop-color=\"blue\"/></linearGradient>",
+         "<rect x=\"10\" width=\"10\" height=\"20\" fill=\"url(#g)\"/>"),
+        ("inherited through href", "<linearGradient id=\"base\"><stop offset=\"0\" stop-color=\"red\"/><stop offset=\"1\" stop-color=\"blue\"/></linearGradient><linearGradient id=\"g\" xlink:href=\"#base\" gradientUnits=\"userSpaceOnUse\" x1=\"10\" x2=\"20\"/>",
+         "<rect x=\"10\" width=\"10\" height=\"20\" fill=\"url(#g)\"/>"),
+    ]
+
+    @Test(arguments: gradients)
+    func gradientRunsAcrossTheShape(_ example: (name: String, definition: String, shape: String)) throws {
+        let canvas = try render("<defs>\(example.definition)</defs>\(example.shape)",
+                                attributes: "width=\"20\" height=\"20\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"")
+        let left = canvas.pixel(x: 10, y: 10), right = canvas.pixel(x: 19, y: 10)
+        #expect(canvas.pixel(x: 5, y: 10).alpha == 0)
+        #expect(left.red > 0.9 && left.blue < 0.1, "\(example.name) left \(left)")
+        #expect(right.blue > 0.9 && right.red < 0.1, "\(example.name) right \(right)")
+        let middle = canvas.pixel(x: 15, y: 10)
+        #expect(abs(middle.red - 0.45) < 0.06, "\(example.name) middle \(middle)")
+    }
+
+    @Test func radialGradientIsCentredOnTheBox() throws {
+        let canvas = try render("""
+            <radialGradient id="r"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></radialGradient>
+            <rect width="20" height="20" fill="url(#r)"/>
+            """)
+        #expect(canvas.pixel(x: 10, y: 10).red > 0.9)
+        #expect(canvas.pixel(x: 0, y: 10).blue > 0.9)
+    }
+
+    @Test func clipPathRestrictsDrawing() throws {
+        let canvas = try render("""
+            <clipPath id="c"><rect width="10" height="10"/></clipPath>
+            <clipPath id="d" clipPathUnits="userSpaceOnUse"><rect x="5" y="5" width="15" height="15"/></clipPath>
+            <g clip-path="url(#c)"><rect width="20" height="20" fill="red"/></g>
+            <g clip-path="url(#c)"><rect width="20" height="20" fill="blue" clip-path="url(#d)"/></g>
+            """)
+        #expect(isClose(canvas.pixel(x: 2, y: 2), red))
+        #expect(isClose(canvas.pixel(x: 7, y: 7), blue))
+        #expect(canvas.pixel(x: 15, y: 15).alpha == 0)
+        #expect(canvas.pixel(x: 15, y: 2).alpha == 0)
+    }
+
+    @Test func clipPathChildTransformApplies() throws {
+        let canvas = try render("""
+            <clipPath id="c"><rect width="5" height="5" transform="translate(10 10)"/></clipPath>
+            <rect width="20" height="20" fill="red" clip-path="url(#c)"/>
+            """)
+        #expect(isClose(canvas.pixel(x: 12, y: 12), red))
+        #expect(canvas.pixel(x: 2, y: 2).alpha == 0)
+    }
+
+    @Test func dropShadowIsDrawnUnderTheShape() throws {
+        let canvas = try render("""
+            <filter id="s"><feDropShadow dx="6" dy="6" stdDeviation="0.5" flood-color="blue"/></filter>
+            <rect width="10" height="10" fill="red" filter="url(#s)"/>
+            """)
+        #expect(isClose(canvas.pixel(x: 5, y: 5), red))
+        let shadow = canvas.pixel(x: 13, y: 13)
+        #expect(shadow.blue > 0.9 && shadow.alpha > 0.9, "\(shadow)")
+        #expect(canvas.pixel(x: 18, y: 2).alpha == 0)
+    }
+}
