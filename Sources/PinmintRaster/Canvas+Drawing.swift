@@ -104,7 +104,12 @@ extension Canvas {
         let bounds = drawableBounds
         guard !bounds.isEmpty, !polylines.points.isEmpty else { return }
         if let shadow, blend == .sourceOver {
-            try drawShadow(shadow, rule: rule, transform: transform, opacity: opacity)
+            // The shadow is cast by what is drawn: a translucent solid casts a
+            // lighter shadow (SVG's SourceAlpha, CALayer's composited alpha).
+            // Gradients and images cast the shadow of their coverage.
+            var shadowOpacity = opacity
+            if case .solid(let color) = paint { shadowOpacity *= color.alpha }
+            try drawShadow(shadow, rule: rule, transform: transform, opacity: shadowOpacity)
         }
         let shader = try PaintShader(paint, transform: transform, opacity: opacity)
         let target = layers[layers.count - 1]

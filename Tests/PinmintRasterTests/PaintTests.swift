@@ -118,10 +118,10 @@ struct PaintTests {
         // A half-plane edge blurred by a Gaussian of sigma s: alpha at distance d is Φ(-d/s).
         let canvas = try Canvas(width: 80, height: 10)
         var half = Path(); half.addRect(Rect(x: -100, y: -100, width: 140, height: 300))
-        // Draw the shadow only (the shape itself is cleared away by drawing it outside the clip).
+        // Only the shadow shows: the shape lies outside the clip.
         var right = Path(); right.addRect(Rect(x: 40, y: 0, width: 40, height: 10))
         try canvas.pushClip(right)
-        try canvas.fill(half, paint: .solid(.transparent), shadow: Shadow(color: .black, blurRadius: 4))
+        try canvas.fill(half, paint: .solid(.black), shadow: Shadow(color: .black, blurRadius: 4))
         try canvas.popClip()
         let sigma = 4.0
         for x in [40, 43, 47, 52] {
@@ -137,5 +137,20 @@ struct PaintTests {
             #expect(abs(kernel.reduce(0, +) - 1) < 1e-5)
             #expect(kernel.count % 2 == 1)
         }
+    }
+}
+
+struct ShadowOpacityTests {
+    /// Regression: seed 004's translucent bubble must cast a shadow of its own alpha, not of full coverage.
+    @Test func translucentFillCastsALighterShadow() throws {
+        let canvas = try Canvas(width: 60, height: 20)
+        var shape = Path(); shape.addRect(Rect(x: -100, y: -100, width: 130, height: 300))
+        var right = Path(); right.addRect(Rect(x: 30, y: 0, width: 30, height: 20))
+        try canvas.pushClip(right)
+        try canvas.fill(shape, paint: .solid(Color.black.withOpacity(0.5)), shadow: Shadow(color: .black, blurRadius: 2))
+        try canvas.popClip()
+        // Just right of the edge, a full-alpha shape's shadow is about 0.4; half alpha gives about 0.2.
+        let expected = 0.5 * 0.5 * erfc(0.5 / (2 * 2.0.squareRoot()))
+        #expect(abs(canvas.pixel(x: 30, y: 10).alpha - expected) < 0.01)
     }
 }
