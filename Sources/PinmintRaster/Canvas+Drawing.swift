@@ -235,7 +235,8 @@ extension Canvas {
     /// A value on the 0...65535 scale rounded to nearest and clamped.
     @inline(__always)
     static func store(_ value: Float) -> UInt16 {
-        value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)
+        // `!(value > 0)` also sends NaN to 0, so a stray NaN can never trap here.
+        !(value > 0) ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined

@@ -38,6 +38,9 @@ struct CoverageRasterizer {
         var xTop: Float, yTop: Float, xBottom: Float, yBottom: Float
         /// +1 for a segment that runs down the screen, -1 for one that runs up.
         var direction: Float
+        /// The y-monotone chain the segment belongs to: consecutive segments
+        /// of a subpath share a chain until the path turns up or down.
+        var chain: Int32
     }
 
     private var edges: [Edge] = []
@@ -45,6 +48,8 @@ struct CoverageRasterizer {
     private var accumulation: [Float] = []
     /// The coverage of one row, handed to the caller.
     private var coverageRow: [Float] = []
+    /// Scratch state for rows that need the exact per-region treatment.
+    var exactRows = ExactRowScratch()
 
     /// Cells in one band at most (1 MiB of Float), so huge canvases are
     /// rasterized in bands of rows rather than with one huge buffer.
@@ -85,15 +90,25 @@ struct CoverageRasterizer {
         var bandTop = firstRow
         while bandTop < lastRow {
             let bandBottom = min(bandTop + bandHeight, lastRow)
+            let anyExact = exactRows.flagRows(edges, bandTop: bandTop, bandBottom: bandBottom)
             accumulation.withUnsafeMutableBufferPointer { cells in
-                for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
-                    CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
-                                                  originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
+                exactRows.flags.withUnsafeBufferPointer { flags in
+                    let skip: UnsafePointer<Bool>? = anyExact ? flags.baseAddress! : nil
+                    for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
+                        CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
+                                                      originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
+                                                      skipRows: skip)
+                    }
+                }
+                if anyExact {
+                    exactRows.resolveFlaggedRows(edges, rule: rule, into: cells.baseAddress!, stride: stride,
+                                                 originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
                 }
             }
             for row in bandTop..<bandBottom {
+                let exact = anyExact && exactRows.flags[row - bandTop]
                 emitRow(row, bandRow: row - bandTop, stride: stride, width: visibleWidth, originX: originX,
-                        rule: rule, emit: emit)
+                        rule: exact ? .nonZero : rule, emit: emit)
             }
             bandTop = bandBottom
         }
@@ -147,20 +162,36 @@ struct CoverageRasterizer {
     /// (where they touch no visible cell).
     private mutating func buildEdges(_ polylines: Polylines, bounds: PixelBounds) {
         edges.removeAll(keepingCapacity: true)
+        exactRows.removeHorizontals()
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
+        var chain: Int32 = 0
         polylines.points.withUnsafeBufferPointer { points in
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
+                chain &+= 1
+                var previousDown: Bool? = nil
                 for index in start..<end {
                     let from = points[index]
                     let to = index + 1 < end ? points[index + 1] : points[start]
-                    addClipped(from, to, clip)
+                    if from.y != to.y {
+                        let down = to.y > from.y
+                        if let previousDown, previousDown != down { chain &+= 1 }
+                        previousDown = down
+                        addClipped(from, to, clip, chain: chain)
+                    } else if from.x != to.x && from.y >= clip.y0 && from.y < clip.y1 {
+                        // Horizontal segments carry no area, but where one meets
+                        // another chain inside a pixel the row needs the exact pass.
+                        let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
+                        let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
+                        exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
+                    }
                 }
             }
         }
     }
 
-    private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) {
+    private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
+                                     chain: Int32) {
         guard from.y != to.y else { return }
         // Order top to bottom, remembering the direction.
         let direction: Float = from.y < to.y ? 1 : -1
@@ -189,11 +220,12 @@ struct CoverageRasterizer {
             } else {
                 pieceBottom = bottom
             }
-            if pieceBottom.y > pieceTop.y {
+            // Compare in Float: pieces thinner than Float can tell apart carry no area.
+            if Float(pieceBottom.y) > Float(pieceTop.y) {
                 let xTop = min(max(pieceTop.x, clip.x0), clip.x1)
                 let xBottom = min(max(pieceBottom.x, clip.x0), clip.x1)
                 edges.append(Edge(xTop: Float(xTop), yTop: Float(pieceTop.y), xBottom: Float(xBottom),
-                                  yBottom: Float(pieceBottom.y), direction: direction))
+                                  yBottom: Float(pieceBottom.y), direction: direction, chain: chain))
             }
             pieceTop = pieceBottom
         }
@@ -207,13 +239,14 @@ struct CoverageRasterizer {
     /// cell's right side, and the cell after the segment gets the rest of the
     /// row's height, so the prefix sum carries it to the right.
     @inline(__always)
-    private static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>, stride: Int,
-                                   originX: Float, bandTop: Int, bandBottom: Int) {
+    static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>, stride: Int,
+                           originX: Float, bandTop: Int, bandBottom: Int, skipRows: UnsafePointer<Bool>? = nil) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
         let lastRow = min(bandBottom, Int(edge.yBottom.rounded(.up)))
         guard firstRow < lastRow else { return }
         for row in firstRow..<lastRow {
+            if let skipRows, skipRows[row - bandTop] { continue }
             let rowTop = max(Float(row), edge.yTop)
             let rowBottom = min(Float(row + 1), edge.yBottom)
             let height = rowBottom - rowTop

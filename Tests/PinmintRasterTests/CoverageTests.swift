@@ -161,3 +161,67 @@ struct CoverageTests {
         #expect(worst < 1e-3)
     }
 }
+
+/// Coverage by dense point sampling with a winding-number test: slow, but
+/// right for any path, self-intersecting or overlapping.
+func sampledCoverage(polygons: [[Point]], rule: FillRule, x: Int, y: Int, samples: Int = 64) -> Double {
+    var inside = 0
+    for sy in 0..<samples {
+        for sx in 0..<samples {
+            let p = Point(Double(x) + (Double(sx) + 0.5) / Double(samples), Double(y) + (Double(sy) + 0.5) / Double(samples))
+            var winding = 0
+            for polygon in polygons {
+                for i in polygon.indices {
+                    let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+                    if a.y <= p.y && b.y > p.y && (b - a).cross(p - a) > 0 { winding += 1 }
+                    if b.y <= p.y && a.y > p.y && (b - a).cross(p - a) < 0 { winding -= 1 }
+                }
+            }
+            if rule == .nonZero ? winding != 0 : winding % 2 != 0 { inside += 1 }
+        }
+    }
+    return Double(inside) / Double(samples * samples)
+}
+
+struct ExactRowTests {
+    /// Regression: the pentagram's crossings (and its horizontal edge meeting
+    /// a crossing) were off by up to 0.4 before rows with crossings were resolved exactly.
+    static let pentagram = [Point(25, 4), Point(38.2, 44.7), Point(3.6, 19.55), Point(46.4, 19.55), Point(11.8, 44.7)]
+    /// Two same-direction squares whose edges run through the same pixels: winding 2 next to 0.
+    static let overlapping = [[Point(5.3, 5.3), Point(30.4, 5.3), Point(30.4, 30.6), Point(5.3, 30.6)],
+                              [Point(5.6, 5.7), Point(30.7, 5.7), Point(30.7, 30.2), Point(5.6, 30.2)]]
+
+    @Test(arguments: FillRule.allCases)
+    func selfIntersectingStarIsExact(_ rule: FillRule) throws {
+        let canvas = try Canvas(width: 50, height: 50)
+        var path = Path()
+        path.move(to: ExactRowTests.pentagram[0])
+        for p in ExactRowTests.pentagram.dropFirst() { path.line(to: p) }
+        path.close()
+        try canvas.fill(path, paint: .solid(.black), rule: rule)
+        let alpha = alphaChannel(canvas)
+        var worst = 0.0
+        for y in 0..<50 {
+            for x in 0..<50 {
+                let expected = sampledCoverage(polygons: [ExactRowTests.pentagram], rule: rule, x: x, y: y, samples: 32)
+                worst = max(worst, abs(expected - alpha[y * 50 + x]))
+            }
+        }
+        #expect(worst < 0.04, "\(rule): worst \(worst)")
+    }
+
+    @Test func overlappingEdgesInOnePixelAreExact() throws {
+        let canvas = try Canvas(width: 36, height: 36)
+        var path = Path()
+        for square in ExactRowTests.overlapping {
+            path.move(to: square[0]); for p in square.dropFirst() { path.line(to: p) }; path.close()
+        }
+        try canvas.fill(path, paint: .solid(.black), rule: .nonZero)
+        let alpha = alphaChannel(canvas)
+        // Rows 5 and 30 hold both squares' horizontal edges; columns 5 and 30 both vertical edges.
+        for (x, y) in [(5, 5), (5, 17), (30, 17), (17, 5), (17, 30), (30, 30)] {
+            let expected = sampledCoverage(polygons: ExactRowTests.overlapping, rule: .nonZero, x: x, y: y, samples: 100)
+            #expect(abs(expected - alpha[y * 36 + x]) < 0.01, "pixel (\(x), \(y))")
+        }
+    }
+}

@@ -45,19 +45,21 @@ struct ReferenceSceneTests {
     /// exact only where a pixel does not hold both winding 0 and winding ≥ 2,
     /// i.e. not where edges cross or overlapping parts meet inside one pixel.
     static let knownFailures: [String: String] = {
-        let crossings = "edges cross inside pixels (accumulated area is clamped, not resolved per region)"
+        // Conflation: each element's coverage is exact, but where separately
+        // drawn elements have edges in the same pixel, compositing their
+        // coverages (1 - (1-a)(1-b)) is not the area of their union, which a
+        // supersampled reference measures. Every coverage-based renderer does this.
+        let conflation = "separately drawn elements meet inside pixels (conflation of their coverages)"
         var failures: [String: String] = [:]
         for scale in 1...3 {
-            failures["star-nonzero@\(scale)x"] = crossings
-            failures["star-evenodd@\(scale)x"] = crossings
-            failures["thin-lines@\(scale)x"] = "a fan of lines in one path overlaps itself: " + crossings
-            failures["dashes@\(scale)x"] = "dashes that turn a corner overlap themselves: " + crossings
-            failures["pin@\(scale)x"] = "the stroke's inner join meets its outer edge at the tip: " + crossings
-            failures["caps@\(scale)x"] = "the guide lines cross the caps' ends; to investigate against an exact reference"
+            failures["thin-lines@\(scale)x"] = "a fan of separate lines from one point: " + conflation
+            failures["caps@\(scale)x"] = "the guide lines cross the caps: " + conflation
             failures["clip@\(scale)x"] = "clip masks multiply coverage, which is not the area of the intersection where edges cross"
         }
-        failures["opacity@2x"] = "max 9.1 at a few pixels where translucent edges overlap; to investigate"
-        failures["opacity@3x"] = "max 11 at a few pixels where translucent edges overlap; to investigate"
+        for scale in 2...3 {
+            failures["dashes@\(scale)x"] = "dash ends on the circle sit up to ~0.05 px from the reference's (arc length measured differently)"
+            failures["opacity@\(scale)x"] = "overlapping translucent circles: " + conflation
+        }
         return failures
     }()
 
