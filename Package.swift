@@ -48,5 +48,7 @@ let package = Package(
             dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
             resources: []),
         .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
+        // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
+        .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]
 )

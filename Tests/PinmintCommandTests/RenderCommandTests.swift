@@ -1,0 +1,119 @@
+import Foundation
+import PinmintPNG
+import Testing
+
+/// The `pinmint` binary next to the test bundle in the build folder.
+let pinmintBinary: URL = {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("pinmint").path) {
+        folder = folder.deletingLastPathComponent()
+    }
+    return folder.appendingPathComponent("pinmint")
+}()
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+struct CommandResult {
+    var status: Int32
+    var standardOutput: Data
+    var standardError: String
+}
+
+func runPinmint(_ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = pinmintBinary
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, standardOutput: outputData,
+                         standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+struct RenderCommandTests {
+    let pin = repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg").path
+
+    @Test(arguments: [1, 2, 3])
+    func rendersAtTheScale(_ scale: Int) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("pin.png").path
+        let result = try runPinmint(["render", pin, "-o", output, "--scale", "\(scale)"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let decoded = try PNGDecoder.decode(contentsOfFile: output)
+        let svg = try String(contentsOfFile: pin, encoding: .utf8)
+        let width = Int(svg.firstMatch(of: /width="(\d+)"/)!.1)!
+        #expect(decoded.width == width * scale)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["pin.png"])
+    }
+
+    @Test func sameInputGivesIdenticalBytes() throws {
+        let first = try runPinmint(["render", pin, "-o", "-", "--scale", "2"])
+        let second = try runPinmint(["render", pin, "-o", "-", "--scale", "2"])
+        #expect(first.status == 0 && first.standardOutput == second.standardOutput)
+        #expect(first.standardOutput.prefix(8) == Data([137, 80, 78, 71, 13, 10, 26, 10]))
+    }
+
+    static let badInputs: [(name: String, svg: String?, arguments: [String], message: String)] = [
+        ("malformed path data", "<svg width='10' height='10'><path d='M 0 0 L 5'/></svg>", [], "offset"),
+        ("broken XML", "<svg width='10' height='10'><path d='M0 0'></svg>", [], "input.svg"),
+        ("not an SVG", "<html/>", [], "input.svg"),
+        ("NaN size", "<svg width='NaN' height='10'/>", [], "input.svg"),
+        ("absurd size", "<svg width='100000' height='100000'/>", [], "input.svg"),
+        ("bad colour", "<svg width='10' height='10'><rect width='5' height='5' fill='#12345'/></svg>", [], "input.svg"),
+        ("absurd scale", "<svg width='10' height='10'/>", ["--scale", "1e9"], "--scale"),
+        ("NaN scale", "<svg width='10' height='10'/>", ["--scale", "nan"], "--scale"),
+        ("unknown option", "<svg width='10' height='10'/>", ["--frobnicate"], "--frobnicate"),
+        ("missing file", nil, [], "missing.svg"),
+    ]
+
+    @Test(arguments: badInputs.indices)
+    func badInputGivesOneLineAndExitCodeTwo(_ index: Int) throws {
+        let bad = RenderCommandTests.badInputs[index]
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var input = folder.appendingPathComponent("missing.svg").path
+        if let svg = bad.svg {
+            input = folder.appendingPathComponent("input.svg").path
+            try svg.write(toFile: input, atomically: true, encoding: .utf8)
+        }
+        let output = folder.appendingPathComponent("out.png").path
+        let result = try runPinmint(["render", input, "-o", output] + bad.arguments)
+        #expect(result.status == 2, "\(bad.name): status \(result.status)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(bad.name): \(result.standardError)")
+        #expect(result.standardError.contains(bad.message), "\(bad.name): \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output), "\(bad.name) left an output file")
+    }
+
+    @Test func unsupportedFeaturesWarnOnceEach() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("icon.svg").path
+        try "<svg width='10' height='10'><text>a</text><text>b</text><rect width='5' height='5' marker-end='x'/></svg>"
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let result = try runPinmint(["render", input, "-o", folder.appendingPathComponent("icon.png").path])
+        #expect(result.status == 0)
+        let warnings = result.standardError.split(separator: "\n")
+        #expect(warnings.count == 2, "\(result.standardError)")
+        #expect(warnings.allSatisfy { $0.contains("warning") && $0.contains("icon.svg") })
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try runPinmint(["--help"]).status == 0)
+        #expect(try runPinmint(["render", "--help"]).status == 0)
+        #expect(try runPinmint(["--version"]).status == 0)
+        #expect(try runPinmint(["unknown-command"]).status == 2)
+    }
+}
