@@ -26,12 +26,12 @@ extension Canvas {
         var bounds = drawableBounds
         if let box = Canvas.deviceBounds(of: polylines) { bounds = bounds.intersection(box) }
         if bounds.isEmpty { bounds = PixelBounds(x0: 0, y0: 0, x1: 0, y1: 0) }
-        let mask = ClipMask(bounds: bounds,
+        let mask = ClipMask(polylines: polylines, rule: rule, bounds: bounds,
                             coverage: FloatBuffer(count: max(0, bounds.x1 - bounds.x0) * max(0, bounds.y1 - bounds.y0)))
         if !bounds.isEmpty {
-            rasterizer.rasterize(polylines, rule: rule, bounds: bounds) { y, x0, rowCoverage in
+            rasterizer.rasterize(polylines, rule: rule, bounds: bounds, clips: clips) { y, x0, rowCoverage, clipApplied in
                 let row = mask.row(y: y, x: x0)
-                if let parent {
+                if let parent, !clipApplied {
                     let parentRow = parent.row(y: y, x: x0)
                     for i in 0..<rowCoverage.count { row[i] = rowCoverage[i] * parentRow[i] }
                 } else {
@@ -59,17 +59,31 @@ extension Canvas {
 
     /// Composites the innermost layer onto the one below with `opacity`
     /// (source over). Clips in force while drawing into the layer already
-    /// shaped its content and are not applied again.
-    public func endLayer(opacity: Double = 1) throws(RasterError) {
+    /// shaped its content and are not applied again, unless `clipped` is
+    /// true: then the innermost clip masks the layer as it is composited.
+    /// Drawing a group unclipped into a layer and clipping the layer once is
+    /// how a clip on a group avoids conflation: shapes that share the clip's
+    /// edge do not each get the edge's partial coverage.
+    public func endLayer(opacity: Double = 1, clipped: Bool = false) throws(RasterError) {
         guard layers.count > 1 else { throw .unbalanced("endLayer() without a matching beginLayer()") }
         guard opacity.isFinite else { throw .nonFinite("layer opacity") }
         let layer = layers.removeLast(), target = layers[layers.count - 1]
         let factor = Float(min(max(opacity, 0), 1))
         guard factor > 0 else { return }
-        for index in Swift.stride(from: 0, to: layer.count, by: 4) where layer.pointer[index + 3] != 0 {
-            let source = SIMD4<Float>(Float(layer.pointer[index]), Float(layer.pointer[index + 1]),
-                                      Float(layer.pointer[index + 2]), Float(layer.pointer[index + 3]))
-            Canvas.blendPixel(target.pointer + index, source: source, amount: factor, blend: .sourceOver)
+        let clip = clipped ? clips.last : nil
+        let region = clip?.bounds ?? fullBounds
+        guard !region.isEmpty else { return }
+        for y in region.y0..<region.y1 {
+            let maskRow = clip.map { $0.row(y: y, x: region.x0) }
+            for x in region.x0..<region.x1 {
+                let index = (y * width + x) * 4
+                guard layer.pointer[index + 3] != 0 else { continue }
+                let amount = factor * (maskRow?[x - region.x0] ?? 1)
+                guard amount > 0 else { continue }
+                let source = SIMD4<Float>(Float(layer.pointer[index]), Float(layer.pointer[index + 1]),
+                                          Float(layer.pointer[index + 2]), Float(layer.pointer[index + 3]))
+                Canvas.blendPixel(target.pointer + index, source: source, amount: amount, blend: .sourceOver)
+            }
         }
     }
 
@@ -117,9 +131,9 @@ extension Canvas {
         let canvasWidth = width
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
-            rasterizer.rasterize(polylines, rule: rule, bounds: bounds) { y, x0, coverage in
+            rasterizer.rasterize(polylines, rule: rule, bounds: bounds, clips: clips) { y, x0, coverage, clipApplied in
                 let row = target.pointer + (y * canvasWidth + x0) * 4
-                let maskRow = clip.map { UnsafePointer($0.row(y: y, x: x0)) }
+                let maskRow = clipApplied ? nil : clip.map { UnsafePointer($0.row(y: y, x: x0)) }
                 if case .solid(let color) = shader.kind {
                     Canvas.compositeSolid(row: row, coverage: coverage, mask: maskRow, color: color, blend: blend)
                 } else {

@@ -30,7 +30,7 @@ extension Canvas {
         for index in polylines.points.indices { polylines.points[index] = polylines.points[index] + offset }
         shadowAlpha.withUnsafeMutableBufferPointer { alpha in
             alpha.baseAddress!.update(repeating: 0, count: cellCount)
-            rasterizer.rasterize(polylines, rule: rule, bounds: region) { y, x0, coverage in
+            rasterizer.rasterize(polylines, rule: rule, bounds: region) { y, x0, coverage, _ in
                 let row = alpha.baseAddress! + (y - region.y0) * regionWidth + (x0 - region.x0)
                 for i in 0..<coverage.count { row[i] = coverage[i] }
             }

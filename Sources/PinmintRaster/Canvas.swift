@@ -33,6 +33,10 @@ final class PixelBuffer {
 /// The coverage of a clip path over a rectangle of pixels; outside the
 /// rectangle everything is clipped away.
 struct ClipMask {
+    /// The clip path in device space and its rule, for rows where the
+    /// intersection with a shape must be computed exactly.
+    var polylines: Polylines
+    var rule: FillRule
     var bounds: PixelBounds
     /// Coverage 0...1 per pixel of `bounds`, row-major.
     var coverage: FloatBuffer

@@ -25,6 +25,8 @@ struct ExactRowScratch {
     private var rowEdges: [CoverageRasterizer.Edge] = []
     private var events: [Float] = []
     private var active: [(x: Float, index: Int)] = []
+    /// Winding number of each path (shape, clips) while walking a strip.
+    private var windings: [Float] = []
     /// Horizontal segments of the path: no area, but they matter for flagging and strip boundaries.
     private var horizontals: [(y: Float, left: Float, right: Float, chain: Int32)] = []
 
@@ -87,16 +89,18 @@ struct ExactRowScratch {
     }
 
     /// Accumulates the flagged rows of the band exactly.
-    mutating func resolveFlaggedRows(_ edges: [CoverageRasterizer.Edge], rule: FillRule,
+    mutating func resolveFlaggedRows(_ edges: [CoverageRasterizer.Edge], rules: [FillRule],
                                      into cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float,
                                      bandTop: Int, bandBottom: Int) {
         for row in bandTop..<bandBottom where flags[row - bandTop] {
-            resolveRow(row, edges: edges, rule: rule, cells: cells, stride: stride, originX: originX, bandTop: bandTop,
+            resolveRow(row, edges: edges, rules: rules, cells: cells, stride: stride, originX: originX, bandTop: bandTop,
                        bandBottom: bandBottom)
         }
     }
 
-    private mutating func resolveRow(_ row: Int, edges: [CoverageRasterizer.Edge], rule: FillRule,
+    /// `rules[0]` is the shape's fill rule, `rules[k]` clip k's: a point is
+    /// inside when it is inside the shape and inside every clip.
+    private mutating func resolveRow(_ row: Int, edges: [CoverageRasterizer.Edge], rules: [FillRule],
                                      cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float,
                                      bandTop: Int, bandBottom: Int) {
         let rowTop = Float(row), rowBottom = Float(row + 1)
@@ -114,7 +118,7 @@ struct ExactRowScratch {
             rowEdges.append(CoverageRasterizer.Edge(
                 xTop: edge.xTop + (top - edge.yTop) * dxdy, yTop: top,
                 xBottom: edge.xTop + (bottom - edge.yTop) * dxdy, yBottom: bottom,
-                direction: edge.direction, chain: edge.chain))
+                direction: edge.direction, chain: edge.chain, path: edge.path))
             events.append(top); events.append(bottom)
         }
         // Crossings between pieces.
@@ -146,11 +150,17 @@ struct ExactRowScratch {
             }
             guard active.count > 1 else { continue }
             active.sort { $0.x < $1.x }
-            var winding: Float = 0
+            windings.removeAll(keepingCapacity: true)
+            windings.append(contentsOf: repeatElement(0, count: rules.count))
             var spanStart: Int? = nil
             for (_, edgeIndex) in active {
-                winding += rowEdges[edgeIndex].direction
-                let inside = rule == .nonZero ? winding != 0 : Int(abs(winding)) % 2 == 1
+                let edge = rowEdges[edgeIndex]
+                windings[Int(edge.path)] += edge.direction
+                var inside = true
+                for (path, rule) in rules.enumerated() where inside {
+                    let winding = windings[path]
+                    inside = rule == .nonZero ? winding != 0 : Int(abs(winding)) % 2 == 1
+                }
                 if inside && spanStart == nil {
                     spanStart = edgeIndex
                 } else if !inside, let start = spanStart {
@@ -175,7 +185,7 @@ struct ExactRowScratch {
                              bandBottom: Int) {
         let piece = CoverageRasterizer.Edge(xTop: ExactRowScratch.x(of: edge, at: top), yTop: top,
                                             xBottom: ExactRowScratch.x(of: edge, at: bottom), yBottom: bottom,
-                                            direction: direction, chain: edge.chain)
+                                            direction: direction, chain: edge.chain, path: 0)
         CoverageRasterizer.accumulate(piece, into: cells, stride: stride, originX: originX, bandTop: bandTop,
                                       bandBottom: bandBottom)
     }

@@ -41,6 +41,8 @@ struct CoverageRasterizer {
         /// The y-monotone chain the segment belongs to: consecutive segments
         /// of a subpath share a chain until the path turns up or down.
         var chain: Int32
+        /// 0 for the shape being drawn, 1... for the clip paths in force.
+        var path: Int32 = 0
     }
 
     private var edges: [Edge] = []
@@ -50,6 +52,10 @@ struct CoverageRasterizer {
     private var coverageRow: [Float] = []
     /// Scratch state for rows that need the exact per-region treatment.
     var exactRows = ExactRowScratch()
+    /// The fill rule of each path: the shape's, then each clip's.
+    private var pathRules: [FillRule] = []
+    /// The next unused chain number; chains are unique across the shape and its clips.
+    private var nextChain: Int32 = 0
 
     /// Cells in one band at most (1 MiB of Float), so huge canvases are
     /// rasterized in bands of rows rather than with one huge buffer.
@@ -58,19 +64,41 @@ struct CoverageRasterizer {
     init() {}
 
     /// Rasterizes the closed polygons in `polylines` (every subpath is closed
-    /// implicitly, as for a fill) inside `bounds`, calling `emit(y, x0, coverage)`
-    /// for each row that has any coverage, with coverage in 0...1 for columns
-    /// `x0 ..< x0 + coverage.count`. Rows come top to bottom.
-    mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds,
-                            emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+    /// implicitly, as for a fill) inside `bounds`, calling
+    /// `emit(y, x0, coverage, clipApplied)` for each row that has any
+    /// coverage, with coverage in 0...1 for columns `x0 ..< x0 + coverage.count`.
+    /// Rows come top to bottom.
+    ///
+    /// `clips` are the clip paths in force. Most rows ignore them (the caller
+    /// multiplies by the clip masks, which is exact where no pixel holds edges
+    /// of both the shape and a clip); rows where a clip's edges and the shape's
+    /// share a pixel are resolved exactly as the intersection, and are emitted
+    /// with `clipApplied` true so that the masks are not applied again.
+    mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
+                            emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>,
+                                   _ clipApplied: Bool) -> Void) {
         guard !bounds.isEmpty else { return }
-        buildEdges(polylines, bounds: bounds)
+        edges.removeAll(keepingCapacity: true)
+        exactRows.removeHorizontals()
+        nextChain = 0
+        appendEdges(polylines, bounds: bounds, path: 0)
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
         for edge in edges {
             minX = min(minX, min(edge.xTop, edge.xBottom)); maxX = max(maxX, max(edge.xTop, edge.xBottom))
             minY = min(minY, edge.yTop); maxY = max(maxY, edge.yBottom)
+        }
+        // The clips' edges matter only where the shape is.
+        pathRules.removeAll(keepingCapacity: true)
+        pathRules.append(rule)
+        if !clips.isEmpty {
+            let shapeBounds = PixelBounds(x0: Int(minX.rounded(.down)), y0: Int(minY.rounded(.down)),
+                                          x1: Int(maxX.rounded(.up)) + 1, y1: Int(maxY.rounded(.up))).intersection(bounds)
+            for (index, clip) in clips.enumerated() {
+                appendEdges(clip.polylines, bounds: shapeBounds, path: Int32(index + 1))
+                pathRules.append(clip.rule)
+            }
         }
         let originX = max(bounds.x0, Int(minX.rounded(.down)))
         // Cells up to ceil(maxX) receive area; one more keeps every index in range.
@@ -94,21 +122,21 @@ struct CoverageRasterizer {
             accumulation.withUnsafeMutableBufferPointer { cells in
                 exactRows.flags.withUnsafeBufferPointer { flags in
                     let skip: UnsafePointer<Bool>? = anyExact ? flags.baseAddress! : nil
-                    for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
+                    for edge in edges where edge.path == 0 && edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
                         CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
                                                       originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
                                                       skipRows: skip)
                     }
                 }
                 if anyExact {
-                    exactRows.resolveFlaggedRows(edges, rule: rule, into: cells.baseAddress!, stride: stride,
+                    exactRows.resolveFlaggedRows(edges, rules: pathRules, into: cells.baseAddress!, stride: stride,
                                                  originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
                 }
             }
             for row in bandTop..<bandBottom {
                 let exact = anyExact && exactRows.flags[row - bandTop]
                 emitRow(row, bandRow: row - bandTop, stride: stride, width: visibleWidth, originX: originX,
-                        rule: exact ? .nonZero : rule, emit: emit)
+                        rule: exact ? .nonZero : rule, clipApplied: exact && pathRules.count > 1, emit: emit)
             }
             bandTop = bandBottom
         }
@@ -117,7 +145,9 @@ struct CoverageRasterizer {
     /// Prefix-sums one band row into coverage, clears the row's cells for the
     /// next use and hands the covered span to `emit`.
     private mutating func emitRow(_ y: Int, bandRow: Int, stride: Int, width: Int, originX: Int, rule: FillRule,
-                                  emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+                                  clipApplied: Bool,
+                                  emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>,
+                                         _ clipApplied: Bool) -> Void) {
         var first = -1, last = -1
         accumulation.withUnsafeMutableBufferPointer { cells in
             coverageRow.withUnsafeMutableBufferPointer { coverage in
@@ -149,22 +179,22 @@ struct CoverageRasterizer {
         }
         guard first >= 0 else { return }
         coverageRow.withUnsafeBufferPointer { coverage in
-            emit(y, originX + first, UnsafeBufferPointer(rebasing: coverage[first...last]))
+            emit(y, originX + first, UnsafeBufferPointer(rebasing: coverage[first...last]), clipApplied)
         }
     }
 
     // MARK: Edges
 
-    /// Turns every subpath into closed line segments, clipped to `bounds`:
+    /// Appends every subpath as closed line segments, clipped to `bounds`:
     /// pieces above or below are dropped (they cover no row), pieces left of
     /// the bounds are moved onto its left side (they still cover whole rows
     /// to their right), pieces right of it are moved onto its right side
     /// (where they touch no visible cell).
-    private mutating func buildEdges(_ polylines: Polylines, bounds: PixelBounds) {
-        edges.removeAll(keepingCapacity: true)
-        exactRows.removeHorizontals()
+    private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32) {
+        guard !bounds.isEmpty else { return }
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
-        var chain: Int32 = 0
+        var chain = nextChain
+        defer { nextChain = chain &+ 1 }
         polylines.points.withUnsafeBufferPointer { points in
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
@@ -177,7 +207,7 @@ struct CoverageRasterizer {
                         let down = to.y > from.y
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
-                        addClipped(from, to, clip, chain: chain)
+                        addClipped(from, to, clip, chain: chain, path: path)
                     } else if from.x != to.x && from.y >= clip.y0 && from.y < clip.y1 {
                         // Horizontal segments carry no area, but where one meets
                         // another chain inside a pixel the row needs the exact pass.
@@ -191,7 +221,7 @@ struct CoverageRasterizer {
     }
 
     private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                     chain: Int32) {
+                                     chain: Int32, path: Int32) {
         guard from.y != to.y else { return }
         // Order top to bottom, remembering the direction.
         let direction: Float = from.y < to.y ? 1 : -1
@@ -225,7 +255,7 @@ struct CoverageRasterizer {
                 let xTop = min(max(pieceTop.x, clip.x0), clip.x1)
                 let xBottom = min(max(pieceBottom.x, clip.x0), clip.x1)
                 edges.append(Edge(xTop: Float(xTop), yTop: Float(pieceTop.y), xBottom: Float(xBottom),
-                                  yBottom: Float(pieceBottom.y), direction: direction, chain: chain))
+                                  yBottom: Float(pieceBottom.y), direction: direction, chain: chain, path: path))
             }
             pieceTop = pieceBottom
         }

@@ -45,13 +45,24 @@ extension SVGDocument {
     private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineTransform,
                       inheritedShadow: Shadow?) throws(RasterError) {
         let transform = node.transform.concatenating(parent)
-        if let clip = node.clip { try canvas.pushClip(clip.path, rule: clip.rule, transform: transform) }
+        // A clipped group is drawn unclipped into a layer and the layer is
+        // clipped once, so that its shapes do not each take the clip edge's
+        // partial coverage (conflation); a single shape is clipped exactly.
+        var clipsLayer = false
+        if case .group = node.content, node.clip != nil { clipsLayer = true }
+        if let clip = node.clip, !clipsLayer { try canvas.pushClip(clip.path, rule: clip.rule, transform: transform) }
         let shadow = node.shadow ?? inheritedShadow
         switch node.content {
         case .group(let children):
-            let layered = node.opacity < 1
+            let layered = node.opacity < 1 || clipsLayer
             if layered { canvas.beginLayer() }
             for child in children { try draw(child, on: canvas, transform: transform, inheritedShadow: shadow) }
+            if clipsLayer, let clip = node.clip {
+                try canvas.pushClip(clip.path, rule: clip.rule, transform: transform)
+                try canvas.endLayer(opacity: node.opacity, clipped: true)
+                try canvas.popClip()
+                return
+            }
             if layered { try canvas.endLayer(opacity: node.opacity) }
         case .shape(let shape):
             // A shape with both paints is composited as one image, as a group

@@ -225,3 +225,64 @@ struct ExactRowTests {
         }
     }
 }
+
+struct ExactClipTests {
+    /// Regression: a clip edge crossing a shape edge inside a pixel used to
+    /// give coverage × mask, not the area of the intersection.
+    @Test func clipIntersectionIsExactWhereEdgesCross() throws {
+        let triangle = [Point(2.3, 3.1), Point(37.6, 12.4), Point(8.2, 36.7)]
+        let square = [Point(6.4, 6.4), Point(30.6, 6.4), Point(30.6, 30.6), Point(6.4, 30.6)]
+        let canvas = try Canvas(width: 40, height: 40)
+        var clip = Path(); clip.move(to: square[0]); for p in square.dropFirst() { clip.line(to: p) }; clip.close()
+        var shape = Path(); shape.move(to: triangle[0]); for p in triangle.dropFirst() { shape.line(to: p) }; shape.close()
+        // Rotate the clip a little so its edges cross the triangle's at odd angles inside pixels.
+        let rotation = PinmintGeometry.AffineTransform.translation(-18.5, -18.5).concatenating(.rotation(0.3))
+            .concatenating(.translation(18.5, 18.5))
+        try canvas.pushClip(clip, transform: rotation)
+        try canvas.fill(shape, paint: .solid(.black))
+        try canvas.popClip()
+        let rotatedSquare = square.map { rotation.apply($0) }
+        let alpha = alphaChannel(canvas)
+        var worst = 0.0
+        for y in 0..<40 {
+            for x in 0..<40 {
+                // Inside both: sampled with the two polygons as separate tests.
+                var inside = 0
+                let samples = 24
+                for sy in 0..<samples {
+                    for sx in 0..<samples {
+                        let p = Point(Double(x) + (Double(sx) + 0.5) / Double(samples), Double(y) + (Double(sy) + 0.5) / Double(samples))
+                        func contains(_ polygon: [Point]) -> Bool {
+                            var winding = 0
+                            for i in polygon.indices {
+                                let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+                                if a.y <= p.y && b.y > p.y && (b - a).cross(p - a) > 0 { winding += 1 }
+                                if b.y <= p.y && a.y > p.y && (b - a).cross(p - a) < 0 { winding -= 1 }
+                            }
+                            return winding != 0
+                        }
+                        if contains(triangle) && contains(rotatedSquare) { inside += 1 }
+                    }
+                }
+                worst = max(worst, abs(Double(inside) / Double(samples * samples) - alpha[y * 40 + x]))
+            }
+        }
+        #expect(worst < 0.05, "worst \(worst)")
+    }
+
+    @Test func clippedLayerIsMaskedOnce() throws {
+        // Two identical shapes sharing the clip's edge: clipping each gives
+        // 1 - (1 - c)^2 at the edge; clipping the layer once gives c.
+        let canvas = try Canvas(width: 20, height: 4)
+        var square = Path(); square.addRect(Rect(x: 0, y: 0, width: 20, height: 4))
+        var clip = Path(); clip.addRect(Rect(x: 0, y: 0, width: 10.5, height: 4))
+        canvas.beginLayer()
+        try canvas.fill(square, paint: .solid(.black))
+        try canvas.fill(square, paint: .solid(.black))
+        try canvas.pushClip(clip)
+        try canvas.endLayer(clipped: true)
+        try canvas.popClip()
+        #expect(abs(canvas.pixel(x: 10, y: 1).alpha - 0.5) < 1e-3)
+        #expect(canvas.pixel(x: 15, y: 1).alpha == 0)
+    }
+}

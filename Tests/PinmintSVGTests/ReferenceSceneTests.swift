@@ -54,7 +54,6 @@ struct ReferenceSceneTests {
         for scale in 1...3 {
             failures["thin-lines@\(scale)x"] = "a fan of separate lines from one point: " + conflation
             failures["caps@\(scale)x"] = "the guide lines cross the caps: " + conflation
-            failures["clip@\(scale)x"] = "clip masks multiply coverage, which is not the area of the intersection where edges cross"
         }
         for scale in 2...3 {
             failures["dashes@\(scale)x"] = "dash ends on the circle sit up to ~0.05 px from the reference's (arc length measured differently)"
