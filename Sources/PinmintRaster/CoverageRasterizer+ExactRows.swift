@@ -89,6 +89,11 @@ struct ExactRowScratch {
     }
 
     /// Accumulates the flagged rows of the band exactly.
+    /// A row holding more edge pieces than this is accumulated the fast way
+    /// instead: the exact pass tests every pair of pieces for a crossing, and
+    /// input such as 70,000 dashes of 0.001 px must not take minutes.
+    static let maximumExactPieces = 256
+
     mutating func resolveFlaggedRows(_ edges: [CoverageRasterizer.Edge], rules: [FillRule],
                                      into cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float,
                                      bandTop: Int, bandBottom: Int) {
@@ -120,6 +125,15 @@ struct ExactRowScratch {
                 xBottom: edge.xTop + (bottom - edge.yTop) * dxdy, yBottom: bottom,
                 direction: edge.direction, chain: edge.chain, path: edge.path))
             events.append(top); events.append(bottom)
+        }
+        if rowEdges.count > ExactRowScratch.maximumExactPieces {
+            // Too busy for the exact pass: the fast, approximate sum instead.
+            flags[row - bandTop] = false
+            for edge in rowEdges where edge.path == 0 {
+                CoverageRasterizer.accumulate(edge, into: cells, stride: stride, originX: originX, bandTop: bandTop,
+                                              bandBottom: bandBottom)
+            }
+            return
         }
         // Crossings between pieces.
         let count = rowEdges.count
