@@ -75,6 +75,36 @@ func timeScene(_ scene: BenchScene, scale: Double, iterations: Int) throws -> Do
     return samples[samples.count / 2]
 }
 
+/// `PinmintBench checksum`: one FNV-1a hash of the 16-bit pixels per scene,
+/// to check that an optimisation leaves every pixel value unchanged.
+func printChecksums() throws {
+    var path = Path()
+    for scene in BenchScenes.all {
+        for scale in scales {
+            let canvas = try Canvas(width: Int((scene.width * scale).rounded(.up)),
+                                    height: Int((scene.height * scale).rounded(.up)))
+            // Twice, so a clear after drawing is checked too.
+            for _ in 0..<2 {
+                canvas.clear()
+                for operation in scene.operations {
+                    path.removeAll()
+                    operation.build(&path)
+                    let transform = PinmintGeometry.AffineTransform.scale(scale)
+                    switch operation.kind {
+                    case .fill(let rule):
+                        try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
+                    case .stroke(let style):
+                        try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
+                    }
+                }
+            }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for value in canvas.makeImage().pixels { hash = (hash ^ UInt64(value)) &* 0x100_0000_01b3 }
+            print("\(scene.name)@\(Int(scale))x", String(hash, radix: 16))
+        }
+    }
+}
+
 func run(baselineFile: String?, iterations: Int) throws {
     var cairo: [String: Double] = [:]
     if let baselineFile {
@@ -113,6 +143,8 @@ do {
     switch arguments.first {
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
+    case "checksum":
+        try printChecksums()
     case "run":
         var baseline: String? = nil, iterations = 400
         var index = 1
@@ -125,7 +157,7 @@ do {
         }
         try run(baselineFile: baseline, iterations: iterations)
     default:
-        print("usage: PinmintBench export FILE | PinmintBench run [--baseline CAIRO.txt] [--iterations N]")
+        print("usage: PinmintBench export FILE | PinmintBench checksum | PinmintBench run [--baseline CAIRO.txt] [--iterations N]")
         exit(2)
     }
 } catch {
