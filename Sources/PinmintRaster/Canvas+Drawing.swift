@@ -112,15 +112,28 @@ extension Canvas {
         let canvasWidth = width
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
-            rasterizer.rasterize(polylines, rule: rule, bounds: bounds) { y, x0, coverage in
-                let row = target.pointer + (y * canvasWidth + x0) * 4
-                let maskRow = clip.map { UnsafePointer($0.row(y: y, x: x0)) }
-                if case .solid(let color) = shader.kind {
-                    Canvas.compositeSolid(row: row, coverage: coverage, mask: maskRow, color: color, blend: blend)
-                } else {
-                    shader.shade(y: y, x0: x0, count: coverage.count, into: shade.baseAddress!)
-                    Canvas.compositeShaded(row: row, coverage: coverage, mask: maskRow,
-                                           colors: shade.baseAddress!, blend: blend)
+            rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds) { y, spans in
+                for span in spans {
+                    let row = target.pointer + (y * canvasWidth + span.x) * 4
+                    let maskRow = clip.map { UnsafePointer($0.row(y: y, x: span.x)) }
+                    if case .solid(let color) = shader.kind {
+                        if let values = span.values {
+                            Canvas.compositeSolid(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),
+                                                  mask: maskRow, color: color, blend: blend)
+                        } else {
+                            Canvas.compositeSolid(row: row, count: span.count, coverage: span.constant,
+                                                  mask: maskRow, color: color, blend: blend)
+                        }
+                    } else {
+                        shader.shade(y: y, x0: span.x, count: span.count, into: shade.baseAddress!)
+                        if let values = span.values {
+                            Canvas.compositeShaded(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),
+                                                   mask: maskRow, colors: shade.baseAddress!, blend: blend)
+                        } else {
+                            Canvas.compositeShaded(row: row, count: span.count, coverage: span.constant,
+                                                   mask: maskRow, colors: shade.baseAddress!, blend: blend)
+                        }
+                    }
                 }
             }
         }
@@ -128,45 +141,49 @@ extension Canvas {
 
     // MARK: Compositing kernels
 
-    /// Composites one colour (premultiplied, 0...65535 scale) over a span.
-    /// Scalar float arithmetic: generic SIMD conversions are not reliably
-    /// specialised, and rounding instructions are not in the x86-64 baseline.
-    @inline(__always)
-    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
-                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
-        let red = color.x, green = color.y, blue = color.z, alpha = color.w
-        let opaque = alpha >= 65535 && blend == .sourceOver
-        let stored = (UInt16(red + 0.5), UInt16(green + 0.5), UInt16(blue + 0.5), UInt16(alpha + 0.5))
-        let alphaScale = alpha * (1 / 65535)
-        // Source over with full coverage keeps destination × (1 − alpha): as a
-        // 0.16 fixed-point factor that is one multiply-high per channel, which
-        // vectorises (a bias of at most 1/65535 per drawing, far below 8 bits).
-        let keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
-        let count = coverage.count
-        var i = 0
-        while i < count {
-            var amount = coverage[i]
-            if let mask { amount *= mask[i] }
-            if amount <= 0 { i += 1; continue }
-            if amount >= 1 && mask == nil && blend != .clear {
-                // A run of fully covered pixels.
-                var end = i + 1
-                while end < count && coverage[end] >= 1 { end += 1 }
-                let start = row + i &* 4
-                if opaque || blend == .copy {
-                    fillRun(start, count: end - i, pixel: stored)
-                } else {
-                    blendRun(start, count: end - i, source: stored, keepFixed: keepFixed)
-                }
-                i = end
-                continue
+    /// A solid colour prepared for compositing: the float colour for partial
+    /// coverage and the rounded 16-bit pixel and fixed-point factor for runs.
+    struct SolidSource {
+        var color: SIMD4<Float>
+        var blend: BlendMode
+        /// Runs are plain stores: an opaque colour drawn source-over, or copy.
+        var storesRuns: Bool
+        var stored: (UInt16, UInt16, UInt16, UInt16)
+        var alphaScale: Float
+        /// Source over with full coverage keeps destination × (1 − alpha): as a
+        /// 0.16 fixed-point factor that is one multiply-high per channel, which
+        /// vectorises (a bias of at most 1/65535 per drawing, far below 8 bits).
+        var keepFixed: UInt32
+
+        @inline(__always)
+        init(color: SIMD4<Float>, blend: BlendMode) {
+            self.color = color
+            self.blend = blend
+            let alpha = color.w
+            storesRuns = (alpha >= 65535 && blend == .sourceOver) || blend == .copy
+            stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
+            alphaScale = alpha * (1 / 65535)
+            keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
+        }
+
+        /// Fully covered, unclipped pixels: one run.
+        @inline(__always)
+        func run(_ start: UnsafeMutablePointer<UInt16>, count: Int) {
+            if storesRuns {
+                Canvas.fillRun(start, count: count, pixel: stored)
+            } else {
+                Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
             }
-            let pixel = row + i &* 4
-            if amount >= 1 && (opaque || blend == .copy) {
+        }
+
+        /// One pixel with coverage × clip `amount` (> 0), not part of a run.
+        @inline(__always)
+        func blend(_ pixel: UnsafeMutablePointer<UInt16>, amount: Float) {
+            if amount >= 1 && storesRuns {
                 pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
-                i += 1
-                continue
+                return
             }
+            let red = color.x, green = color.y, blue = color.z, alpha = color.w
             switch blend {
             case .sourceOver:
                 let keep = 1 - alphaScale * amount
@@ -185,7 +202,58 @@ extension Canvas {
                 pixel[0] = store(Float(pixel[0]) * keep); pixel[1] = store(Float(pixel[1]) * keep)
                 pixel[2] = store(Float(pixel[2]) * keep); pixel[3] = store(Float(pixel[3]) * keep)
             }
+        }
+    }
+
+    /// Below this coverage × clip, blending changes no 16-bit value: the
+    /// change is at most 65535 × 2⁻²⁰ < 0.07 before rounding to nearest.
+    static let negligibleAmount: Float = 0x1p-20
+
+    /// Composites one colour (premultiplied, 0...65535 scale) over a span.
+    /// Scalar float arithmetic: generic SIMD conversions are not reliably
+    /// specialised, and rounding instructions are not in the x86-64 baseline.
+    @inline(__always)
+    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
+                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
+        let source = SolidSource(color: color, blend: blend)
+        let count = coverage.count
+        var i = 0
+        while i < count {
+            var amount = coverage[i]
+            if let mask { amount *= mask[i] }
+            if amount <= 0 { i += 1; continue }
+            if amount >= 1 && mask == nil && blend != .clear {
+                // A run of fully covered pixels.
+                var end = i + 1
+                while end < count && coverage[end] >= 1 { end += 1 }
+                source.run(row + i &* 4, count: end - i)
+                i = end
+                continue
+            }
+            source.blend(row + i &* 4, amount: amount)
             i += 1
+        }
+    }
+
+    /// Composites one colour over `count` pixels that share one `coverage`:
+    /// the same values `compositeSolid(row:coverage:...)` writes for a
+    /// coverage buffer holding that value `count` times.
+    @inline(__always)
+    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, count: Int, coverage: Float,
+                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
+        let source = SolidSource(color: color, blend: blend)
+        guard let mask else {
+            if coverage < negligibleAmount { return }
+            if coverage >= 1 && blend != .clear {
+                source.run(row, count: count)
+            } else {
+                for i in 0..<count { source.blend(row + i &* 4, amount: coverage) }
+            }
+            return
+        }
+        for i in 0..<count {
+            let amount = coverage * mask[i]
+            if amount > 0 { source.blend(row + i &* 4, amount: amount) }
         }
     }
 
@@ -221,6 +289,18 @@ extension Canvas {
                                 mask: UnsafePointer<Float>?, colors: UnsafePointer<SIMD4<Float>>, blend: BlendMode) {
         for i in 0..<coverage.count {
             var amount = coverage[i]
+            if let mask { amount *= mask[i] }
+            if amount <= 0 { continue }
+            blendPixel(row + i &* 4, source: colors[i], amount: amount, blend: blend)
+        }
+    }
+
+    /// Composites per-pixel colours over `count` pixels that share one `coverage`.
+    @inline(__always)
+    static func compositeShaded(row: UnsafeMutablePointer<UInt16>, count: Int, coverage: Float,
+                                mask: UnsafePointer<Float>?, colors: UnsafePointer<SIMD4<Float>>, blend: BlendMode) {
+        for i in 0..<count {
+            var amount = coverage
             if let mask { amount *= mask[i] }
             if amount <= 0 { continue }
             blendPixel(row + i &* 4, source: colors[i], amount: amount, blend: blend)

@@ -17,6 +17,20 @@ struct PixelBounds: Equatable {
     }
 }
 
+/// A run of pixels in one row and their coverage (0...1), as the rasterizer
+/// hands it out: either one value for every pixel (`values` is nil), which is
+/// what lies between edges, or one value per pixel, where edges pass.
+struct CoverageSpan {
+    /// The first column, in device pixels.
+    var x: Int
+    /// How many pixels the span has (at least 1).
+    var count: Int
+    /// The coverage of every pixel when `values` is nil.
+    var constant: Float
+    /// Per-pixel coverage for `count` pixels, or nil for a constant span.
+    var values: UnsafePointer<Float>?
+}
+
 /// Anti-aliased coverage by exact area: every line segment adds the signed
 /// area it sweeps to a buffer of cells, and a prefix sum along each row turns
 /// those into the exact fraction of each pixel the shape covers. No
@@ -31,6 +45,13 @@ struct PixelBounds: Equatable {
 /// Rejected alternative: sparse cells with cover/area pairs sorted per row
 /// (FreeType's gray raster). Marker shapes are small and dense, so a dense
 /// buffer with one prefix sum is simpler and faster here.
+///
+/// Spans: the prefix sum only changes at cells an edge touched, so each
+/// row also keeps one bit per cell marking those (Blend2D's analytic
+/// rasterizer keeps such a bit array). Rows are emitted as spans: per-pixel
+/// coverage where bits are set, one constant value for the run between
+/// them. Untouched cells are neither read nor cleared, and a fully covered
+/// interior reaches the compositor as one run.
 struct CoverageRasterizer {
     /// One line segment in device pixels, already clipped to the target rows
     /// and columns (x clamped into them), stored top to bottom.
@@ -45,6 +66,11 @@ struct CoverageRasterizer {
     private var accumulation: [Float] = []
     /// The coverage of one row, handed to the caller.
     private var coverageRow: [Float] = []
+    /// One bit per cell of the current band, set where an edge added area:
+    /// `wordsPerRow` 64-bit words per row, cell c at bit c % 64 of word c / 64.
+    private var touchedCells: [UInt64] = []
+    /// The spans of one row, handed to the caller.
+    private var spans: [CoverageSpan] = []
 
     /// Cells in one band at most (1 MiB of Float), so huge canvases are
     /// rasterized in bands of rows rather than with one huge buffer.
@@ -53,11 +79,29 @@ struct CoverageRasterizer {
     init() {}
 
     /// Rasterizes the closed polygons in `polylines` (every subpath is closed
-    /// implicitly, as for a fill) inside `bounds`, calling `emit(y, x0, coverage)`
-    /// for each row that has any coverage, with coverage in 0...1 for columns
-    /// `x0 ..< x0 + coverage.count`. Rows come top to bottom.
+    /// implicitly, as for a fill) inside `bounds`, calling `emit(y, spans)`
+    /// for each row that has any coverage. Spans come left to right, do not
+    /// overlap, lie inside `bounds` and have non-zero coverage where constant
+    /// (per-pixel spans may contain zeros). Rows come top to bottom.
+    mutating func rasterizeSpans(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds,
+                                 emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>) -> Void) {
+        rasterize(polylines, rule: rule, bounds: bounds, useSpans: true) { y, spans in emit(y, spans) }
+    }
+
+    /// The per-pixel form: calls `emit(y, x0, coverage)` for each row that has
+    /// any coverage, with coverage in 0...1 for columns `x0 ..< x0 + coverage.count`.
+    /// A prefix sum over every cell of the row: the simple reference that the
+    /// span form is tested against (the values are the same, bit for bit).
     mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds,
                             emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+        rasterize(polylines, rule: rule, bounds: bounds, useSpans: false) { y, spans in
+            let span = spans[0]
+            emit(y, span.x, UnsafeBufferPointer(start: span.values, count: span.count))
+        }
+    }
+
+    private mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, useSpans: Bool,
+                                    emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>) -> Void) {
         guard !bounds.isEmpty else { return }
         buildEdges(polylines, bounds: bounds)
         guard !edges.isEmpty else { return }
@@ -80,61 +124,168 @@ struct CoverageRasterizer {
         if accumulation.count < stride * bandHeight {
             accumulation = [Float](repeating: 0, count: stride * bandHeight)
         }
+        let wordsPerRow = (stride + 63) >> 6
+        if touchedCells.count < wordsPerRow * bandHeight {
+            touchedCells = [UInt64](repeating: 0, count: wordsPerRow * bandHeight)
+        }
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
+        if spans.count < stride + 2 {
+            spans = [CoverageSpan](repeating: CoverageSpan(x: 0, count: 0, constant: 0, values: nil), count: stride + 2)
+        }
 
-        var bandTop = firstRow
-        while bandTop < lastRow {
-            let bandBottom = min(bandTop + bandHeight, lastRow)
-            accumulation.withUnsafeMutableBufferPointer { cells in
-                for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
-                    CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
-                                                  originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
+        let edgeCount = edges.count
+        edges.withUnsafeBufferPointer { edges in
+        accumulation.withUnsafeMutableBufferPointer { accumulation in
+        touchedCells.withUnsafeMutableBufferPointer { touchedCells in
+        coverageRow.withUnsafeMutableBufferPointer { coverageRow in
+        spans.withUnsafeMutableBufferPointer { spans in
+            let cells = accumulation.baseAddress!, touched = touchedCells.baseAddress!
+            let coverage = coverageRow.baseAddress!, spanList = spans.baseAddress!
+            var bandTop = firstRow
+            while bandTop < lastRow {
+                let bandBottom = min(bandTop + bandHeight, lastRow)
+                for index in 0..<edgeCount {
+                    let edge = edges[index]
+                    guard edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
+                    CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
+                                                  wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                  bandTop: bandTop, bandBottom: bandBottom)
                 }
+                for row in bandTop..<bandBottom {
+                    let bandRow = row - bandTop
+                    let rowCells = cells + bandRow * stride
+                    let rowTouched = touched + bandRow * wordsPerRow
+                    let spanCount: Int
+                    if useSpans {
+                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, stride: stride,
+                                                               width: visibleWidth, originX: originX, rule: rule,
+                                                               coverage: coverage, spans: spanList)
+                    } else {
+                        spanCount = CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
+                                                                originX: originX, rule: rule, coverage: coverage,
+                                                                spans: spanList)
+                    }
+                    rowTouched.update(repeating: 0, count: wordsPerRow)
+                    if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount)) }
+                }
+                bandTop = bandBottom
             }
-            for row in bandTop..<bandBottom {
-                emitRow(row, bandRow: row - bandTop, stride: stride, width: visibleWidth, originX: originX,
-                        rule: rule, emit: emit)
-            }
-            bandTop = bandBottom
+        }}}}}
+    }
+
+    /// The coverage for a winding area `sum` under `rule`.
+    @inline(__always)
+    private static func coverage(_ sum: Float, rule: FillRule) -> Float {
+        switch rule {
+        case .nonZero:
+            return min(abs(sum), 1)
+        case .evenOdd:
+            // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
+            let magnitude = abs(sum)
+            let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
+            return folded > 1 ? 2 - folded : folded
         }
     }
 
-    /// Prefix-sums one band row into coverage, clears the row's cells for the
-    /// next use and hands the covered span to `emit`.
-    private mutating func emitRow(_ y: Int, bandRow: Int, stride: Int, width: Int, originX: Int, rule: FillRule,
-                                  emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
+    /// The reference: prefix-sums every cell of one band row into `coverage`,
+    /// clears the cells and describes the covered columns as one per-pixel
+    /// span (0 or 1 spans).
+    private static func denseRow(_ rowCells: UnsafeMutablePointer<Float>, stride: Int, width: Int, originX: Int,
+                                 rule: FillRule, coverage: UnsafeMutablePointer<Float>,
+                                 spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
         var first = -1, last = -1
-        accumulation.withUnsafeMutableBufferPointer { cells in
-            coverageRow.withUnsafeMutableBufferPointer { coverage in
-                let rowCells = cells.baseAddress! + bandRow * stride
-                var sum: Float = 0
-                switch rule {
-                case .nonZero:
-                    for x in 0..<width {
-                        sum += rowCells[x]
-                        rowCells[x] = 0
-                        let value = min(abs(sum), 1)
-                        coverage[x] = value
-                        if value > 0 { if first < 0 { first = x }; last = x }
-                    }
-                case .evenOdd:
-                    for x in 0..<width {
-                        sum += rowCells[x]
-                        rowCells[x] = 0
-                        // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
-                        let magnitude = abs(sum)
-                        let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
-                        let value = folded > 1 ? 2 - folded : folded
-                        coverage[x] = value
-                        if value > 0 { if first < 0 { first = x }; last = x }
-                    }
-                }
-                for x in width..<stride { rowCells[x] = 0 }
-            }
+        var sum: Float = 0
+        for x in 0..<width {
+            sum += rowCells[x]
+            rowCells[x] = 0
+            let value = CoverageRasterizer.coverage(sum, rule: rule)
+            coverage[x] = value
+            if value > 0 { if first < 0 { first = x }; last = x }
         }
-        guard first >= 0 else { return }
-        coverageRow.withUnsafeBufferPointer { coverage in
-            emit(y, originX + first, UnsafeBufferPointer(rebasing: coverage[first...last]))
+        for x in width..<stride { rowCells[x] = 0 }
+        guard first >= 0 else { return 0 }
+        spans[0] = CoverageSpan(x: originX + first, count: last - first + 1, constant: 0,
+                                values: UnsafePointer(coverage + first))
+        return 1
+    }
+
+    /// Prefix-sums the touched cells of one band row, clears them, and writes
+    /// the row's spans: per-pixel ones over runs of touched cells, constant
+    /// ones (when not 0) between them and after the last. Returns the count.
+    @inline(__always)
+    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafePointer<UInt64>,
+                                stride: Int, width: Int, originX: Int, rule: FillRule,
+                                coverage: UnsafeMutablePointer<Float>,
+                                spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
+        var spanCount = 0
+        var sum: Float = 0
+        var x = 0
+        while x < width {
+            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
+            // Untouched cells x ..< runStart keep the running sum.
+            if runStart > x {
+                let value = CoverageRasterizer.coverage(sum, rule: rule)
+                if value > 0 {
+                    spans[spanCount] = CoverageSpan(x: originX + x, count: min(runStart, width) - x, constant: value,
+                                                    values: nil)
+                    spanCount += 1
+                }
+                if runStart >= width { break }
+            }
+            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
+            let visibleEnd = min(runEnd, width)
+            for cell in runStart..<visibleEnd {
+                sum += rowCells[cell]
+                rowCells[cell] = 0
+                coverage[cell] = CoverageRasterizer.coverage(sum, rule: rule)
+            }
+            // Touched cells right of the visible columns only need clearing.
+            if runEnd > visibleEnd { (rowCells + visibleEnd).update(repeating: 0, count: runEnd - visibleEnd) }
+            spans[spanCount] = CoverageSpan(x: originX + runStart, count: visibleEnd - runStart, constant: 0,
+                                            values: UnsafePointer(coverage + runStart))
+            spanCount += 1
+            x = runEnd
+        }
+        // Clear what lies right of the visible columns (touched cells there
+        // were skipped by the break above).
+        while x < stride {
+            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
+            guard runStart < stride else { break }
+            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
+            (rowCells + runStart).update(repeating: 0, count: runEnd - runStart)
+            x = runEnd
+        }
+        return spanCount
+    }
+
+    /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
+    @inline(__always)
+    private static func nextBit(in bits: UnsafePointer<UInt64>, from: Int, limit: Int, set: Bool) -> Int {
+        guard from < limit else { return limit }
+        var wordIndex = from >> 6
+        let flip: UInt64 = set ? 0 : ~0
+        var word = (bits[wordIndex] ^ flip) & (~0 << UInt64(from & 63))
+        while word == 0 {
+            wordIndex += 1
+            if wordIndex << 6 >= limit { return limit }
+            word = bits[wordIndex] ^ flip
+        }
+        return min((wordIndex << 6) + word.trailingZeroBitCount, limit)
+    }
+
+    /// Sets the bits of cells `first ... last` (both in one row).
+    @inline(__always)
+    private static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, first: Int, last: Int) {
+        let firstWord = first >> 6, lastWord = last >> 6
+        let firstMask: UInt64 = ~0 << UInt64(first & 63)
+        let lastMask: UInt64 = ~0 >> UInt64(63 - (last & 63))
+        if firstWord == lastWord {
+            bits[firstWord] |= firstMask & lastMask
+        } else {
+            bits[firstWord] |= firstMask
+            var word = firstWord + 1
+            while word < lastWord { bits[word] = ~0; word += 1 }
+            bits[lastWord] |= lastMask
         }
     }
 
@@ -207,7 +358,8 @@ struct CoverageRasterizer {
     /// cell's right side, and the cell after the segment gets the rest of the
     /// row's height, so the prefix sum carries it to the right.
     @inline(__always)
-    private static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>, stride: Int,
+    private static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
+                                   touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                                    originX: Float, bandTop: Int, bandBottom: Int) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
@@ -222,6 +374,7 @@ struct CoverageRasterizer {
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             let signedHeight = height * edge.direction
             let rowCells = cells + (row - bandTop) * stride
+            let rowTouched = touched + (row - bandTop) * wordsPerRow
             let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
             // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
             let x0Cell = Int(x0)
@@ -234,6 +387,7 @@ struct CoverageRasterizer {
                 let middle = 0.5 * (xStart + xEnd) - x0Floor
                 rowCells[x0Cell] += signedHeight * (1 - middle)
                 rowCells[x0Cell + 1] += signedHeight * middle
+                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x0Cell + 1)
             } else {
                 // Across cells: a triangle in the first cell, trapezoids in
                 // between (each 1/width of the height), a triangle at the end.
@@ -255,6 +409,7 @@ struct CoverageRasterizer {
                     rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
                 }
                 rowCells[x1Cell] += signedHeight * lastArea
+                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
             }
         }
     }
