@@ -105,7 +105,7 @@ func printChecksums() throws {
     }
 }
 
-func run(baselineFile: String?, iterations: Int) throws {
+func run(baselineFile: String?, iterations: Int, only: String?) throws {
     var cairo: [String: Double] = [:]
     if let baselineFile {
         let text = try String(contentsOfFile: baselineFile, encoding: .utf8)
@@ -120,6 +120,7 @@ func run(baselineFile: String?, iterations: Int) throws {
     for scene in BenchScenes.all {
         for scale in scales {
             let name = "\(scene.name)@\(Int(scale))x"
+            if let only, !name.hasPrefix(only) { continue }
             let ours = try timeScene(scene, scale: scale, iterations: iterations)
             if let theirs = cairo[name] {
                 let ratio = ours / theirs
@@ -146,18 +147,19 @@ do {
     case "checksum":
         try printChecksums()
     case "run":
-        var baseline: String? = nil, iterations = 400
+        var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
         while index < arguments.count {
             switch arguments[index] {
             case "--baseline" where index + 1 < arguments.count: baseline = arguments[index + 1]; index += 2
+            case "--scene" where index + 1 < arguments.count: only = arguments[index + 1]; index += 2
             case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 400; index += 2
             default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
             }
         }
-        try run(baselineFile: baseline, iterations: iterations)
+        try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | PinmintBench checksum | PinmintBench run [--baseline CAIRO.txt] [--iterations N]")
+        print("usage: PinmintBench export FILE | PinmintBench checksum | PinmintBench run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

@@ -116,20 +116,22 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let canvasWidth = width
+        let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
             rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds) { y, spans in
-                target.prepareRow(y, writing: spans[0].x, spans[spans.count - 1].x + spans[spans.count - 1].count)
+                let overTransparent = target.prepareRow(y, writing: spans[0].x,
+                                                        spans[spans.count - 1].x + spans[spans.count - 1].count)
                 for span in spans {
                     let row = target.pointer + (y * canvasWidth + span.x) * 4
                     let maskRow = clip.map { UnsafePointer($0.row(y: y, x: span.x)) }
-                    if case .solid(let color) = shader.kind {
+                    if let solid {
                         if let values = span.values {
                             Canvas.compositeSolid(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),
-                                                  mask: maskRow, color: color, blend: blend)
+                                                  mask: maskRow, source: solid, overTransparent: overTransparent)
                         } else {
                             Canvas.compositeSolid(row: row, count: span.count, coverage: span.constant,
-                                                  mask: maskRow, color: color, blend: blend)
+                                                  mask: maskRow, source: solid, overTransparent: overTransparent)
                         }
                     } else {
                         shader.shade(y: y, x0: span.x, count: span.count, into: shade.baseAddress!)
@@ -152,7 +154,7 @@ extension Canvas {
     /// coverage and the rounded 16-bit pixel and fixed-point factor for runs.
     struct SolidSource {
         var color: SIMD4<Float>
-        var blend: BlendMode
+        var mode: BlendMode
         /// Runs are plain stores: an opaque colour drawn source-over, or copy.
         var storesRuns: Bool
         var stored: (UInt16, UInt16, UInt16, UInt16)
@@ -165,7 +167,7 @@ extension Canvas {
         @inline(__always)
         init(color: SIMD4<Float>, blend: BlendMode) {
             self.color = color
-            self.blend = blend
+            mode = blend
             let alpha = color.w
             storesRuns = (alpha >= 65535 && blend == .sourceOver) || blend == .copy
             stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
@@ -173,10 +175,11 @@ extension Canvas {
             keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
         }
 
-        /// Fully covered, unclipped pixels: one run.
+        /// Fully covered, unclipped pixels: one run. Over transparent pixels
+        /// source over stores the colour too (blendRun would add zero to it).
         @inline(__always)
-        func run(_ start: UnsafeMutablePointer<UInt16>, count: Int) {
-            if storesRuns {
+        func run(_ start: UnsafeMutablePointer<UInt16>, count: Int, overTransparent: Bool) {
+            if storesRuns || overTransparent {
                 Canvas.fillRun(start, count: count, pixel: stored)
             } else {
                 Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
@@ -190,25 +193,17 @@ extension Canvas {
                 pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
                 return
             }
-            let red = color.x, green = color.y, blue = color.z, alpha = color.w
-            switch blend {
-            case .sourceOver:
-                let keep = 1 - alphaScale * amount
-                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
-                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
-                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
-                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
-            case .copy:
-                let keep = 1 - amount
-                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
-                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
-                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
-                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
-            case .clear:
-                let keep = 1 - amount
-                pixel[0] = store(Float(pixel[0]) * keep); pixel[1] = store(Float(pixel[1]) * keep)
-                pixel[2] = store(Float(pixel[2]) * keep); pixel[3] = store(Float(pixel[3]) * keep)
+            let keep: Float, sourceWeight: Float
+            switch mode {
+            case .sourceOver: keep = 1 - alphaScale * amount; sourceWeight = amount
+            case .copy: keep = 1 - amount; sourceWeight = amount
+            case .clear: keep = 1 - amount; sourceWeight = 0
             }
+            // For clear, color × 0 + x is exactly x: the same values as leaving the colour out.
+            pixel[0] = store(color.x * sourceWeight + Float(pixel[0]) * keep)
+            pixel[1] = store(color.y * sourceWeight + Float(pixel[1]) * keep)
+            pixel[2] = store(color.z * sourceWeight + Float(pixel[2]) * keep)
+            pixel[3] = store(color.w * sourceWeight + Float(pixel[3]) * keep)
         }
     }
 
@@ -219,10 +214,20 @@ extension Canvas {
     /// Composites one colour (premultiplied, 0...65535 scale) over a span.
     /// Scalar float arithmetic: generic SIMD conversions are not reliably
     /// specialised, and rounding instructions are not in the x86-64 baseline.
+    /// `overTransparent` says every destination pixel is 0 (a fresh row).
     @inline(__always)
     static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
-                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
-        let source = SolidSource(color: color, blend: blend)
+                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode,
+                               overTransparent: Bool = false) {
+        compositeSolid(row: row, coverage: coverage, mask: mask, source: SolidSource(color: color, blend: blend),
+                       overTransparent: overTransparent)
+    }
+
+    /// `compositeSolid` with the colour already prepared (once per drawing).
+    @inline(__always)
+    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
+                               mask: UnsafePointer<Float>?, source: SolidSource, overTransparent: Bool) {
+        let blend = source.mode
         let count = coverage.count
         var i = 0
         while i < count {
@@ -233,7 +238,7 @@ extension Canvas {
                 // A run of fully covered pixels.
                 var end = i + 1
                 while end < count && coverage[end] >= 1 { end += 1 }
-                source.run(row + i &* 4, count: end - i)
+                source.run(row + i &* 4, count: end - i, overTransparent: overTransparent)
                 i = end
                 continue
             }
@@ -247,12 +252,12 @@ extension Canvas {
     /// coverage buffer holding that value `count` times.
     @inline(__always)
     static func compositeSolid(row: UnsafeMutablePointer<UInt16>, count: Int, coverage: Float,
-                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
-        let source = SolidSource(color: color, blend: blend)
+                               mask: UnsafePointer<Float>?, source: SolidSource, overTransparent: Bool) {
+        let blend = source.mode
         guard let mask else {
             if coverage < negligibleAmount { return }
             if coverage >= 1 && blend != .clear {
-                source.run(row, count: count)
+                source.run(row, count: count, overTransparent: overTransparent)
             } else {
                 for i in 0..<count { source.blend(row + i &* 4, amount: coverage) }
             }

@@ -62,20 +62,24 @@ final class PixelBuffer {
 
     /// Zeroes row `y` if it is stale, so its memory holds its pixels, and
     /// records that columns `x0 ..< x1` are about to be written (nothing when
-    /// `x1 <= x0`). Call before reading or writing the row's memory.
-    @inline(__always)
-    func prepareRow(_ y: Int, writing x0: Int, _ x1: Int) {
+    /// `x1 <= x0`). Call before reading or writing the row's memory. Returns
+    /// whether the whole row was transparent, so that a drawing can store
+    /// its colour instead of blending it with zeros.
+    @inline(__always) @discardableResult
+    func prepareRow(_ y: Int, writing x0: Int, _ x1: Int) -> Bool {
+        let wasTransparent = stale[y] || dirtyEnd[y] <= dirtyStart[y]
         if stale[y] {
             stale[y] = false
             (row(y) + dirtyStart[y] * 4).update(repeating: 0, count: (dirtyEnd[y] - dirtyStart[y]) * 4)
             dirtyStart[y] = 0; dirtyEnd[y] = 0
         }
-        guard x1 > x0 else { return }
+        guard x1 > x0 else { return wasTransparent }
         if dirtyEnd[y] <= dirtyStart[y] {
             dirtyStart[y] = x0; dirtyEnd[y] = x1
         } else {
             dirtyStart[y] = min(dirtyStart[y], x0); dirtyEnd[y] = max(dirtyEnd[y], x1)
         }
+        return wasTransparent
     }
 
     /// Makes every row's memory hold its pixels (before reading them all).

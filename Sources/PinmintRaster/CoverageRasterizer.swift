@@ -273,6 +273,21 @@ struct CoverageRasterizer {
         return min((wordIndex << 6) + word.trailingZeroBitCount, limit)
     }
 
+    /// ⌊value⌋ without a libm call (`floorf` is not an instruction before
+    /// SSE4.1): truncate, then step down for negative fractions.
+    @inline(__always)
+    static func floor(_ value: Float) -> Int {
+        let truncated = Int(value)
+        return Float(truncated) > value ? truncated - 1 : truncated
+    }
+
+    /// ⌈value⌉ without a libm call.
+    @inline(__always)
+    static func ceiling(_ value: Float) -> Int {
+        let truncated = Int(value)
+        return Float(truncated) < value ? truncated + 1 : truncated
+    }
+
     /// Sets the bits of cells `first ... last` (both in one row).
     @inline(__always)
     private static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, first: Int, last: Int) {
@@ -311,8 +326,27 @@ struct CoverageRasterizer {
         }
     }
 
+    @inline(__always)
     private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) {
         guard from.y != to.y else { return }
+        // Most segments lie inside the bounds: no clipping to do.
+        if min(from.x, to.x) >= clip.x0 && max(from.x, to.x) <= clip.x1
+            && min(from.y, to.y) >= clip.y0 && max(from.y, to.y) <= clip.y1 {
+            if from.y < to.y {
+                edges.append(Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
+                                  yBottom: Float(to.y), direction: 1))
+            } else {
+                edges.append(Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
+                                  yBottom: Float(from.y), direction: -1))
+            }
+            return
+        }
+        addClippedSlowly(from, to, clip)
+    }
+
+    /// The general case of `addClipped`: the segment crosses a side of the bounds.
+    private mutating func addClippedSlowly(_ from: Point, _ to: Point,
+                                           _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) {
         // Order top to bottom, remembering the direction.
         let direction: Float = from.y < to.y ? 1 : -1
         var top = from.y < to.y ? from : to
@@ -362,8 +396,8 @@ struct CoverageRasterizer {
                                    touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                                    originX: Float, bandTop: Int, bandBottom: Int) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-        let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
-        let lastRow = min(bandBottom, Int(edge.yBottom.rounded(.up)))
+        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
+        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
         guard firstRow < lastRow else { return }
         for row in firstRow..<lastRow {
             let rowTop = max(Float(row), edge.yTop)
