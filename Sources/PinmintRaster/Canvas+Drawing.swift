@@ -349,7 +349,9 @@ extension Canvas {
     /// A value on the 0...65535 scale rounded to nearest and clamped.
     @inline(__always)
     static func store(_ value: Float) -> UInt16 {
-        value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)
+        // Branch-free (minss, maxss, cvttss2si): the same as
+        // `value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)`.
+        UInt16(truncatingIfNeeded: Int32(min(max(value, 0), 65535) + 0.5))
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined
