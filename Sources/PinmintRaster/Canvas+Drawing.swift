@@ -259,7 +259,24 @@ extension Canvas {
             if coverage >= 1 && blend != .clear {
                 source.run(row, count: count, overTransparent: overTransparent)
             } else {
-                for i in 0..<count { source.blend(row + i &* 4, amount: coverage) }
+                // One coverage for the whole span, so equal destination pixels
+                // give equal results: blend once per run of equal pixels and
+                // copy the result (exact, and a plain store over a fresh row or a
+                // uniform fill; interiors whose coverage sums to just under 1
+                // in floating point take this path).
+                // Raw loads and stores: untyped, so they may alias the UInt16 writes of `blend`.
+                let bytes = UnsafeMutableRawPointer(row)
+                var lastInput = ~bytes.load(as: UInt64.self), lastOutput: UInt64 = 0
+                for i in 0..<count {
+                    let input = bytes.load(fromByteOffset: i &* 8, as: UInt64.self)
+                    if input == lastInput {
+                        bytes.storeBytes(of: lastOutput, toByteOffset: i &* 8, as: UInt64.self)
+                    } else {
+                        source.blend(row + i &* 4, amount: coverage)
+                        lastInput = input
+                        lastOutput = bytes.load(fromByteOffset: i &* 8, as: UInt64.self)
+                    }
+                }
             }
             return
         }

@@ -19,4 +19,34 @@ struct CompositingKernelTests {
         }
         #expect(pixels == expected)
     }
+
+    /// A constant-coverage span (which blends each run of equal destination
+    /// pixels once) against the per-pixel kernel given that coverage per pixel.
+    @Test(arguments: [Float(0.25), 0.99999994, 1, 1.0000001], [BlendMode.sourceOver, .copy, .clear])
+    func constantSpanMatchesPerPixelCoverage(_ coverage: Float, _ blend: BlendMode) {
+        var random = SpanTests.SplitMix(state: UInt64(coverage.bitPattern))
+        let count = 40
+        // Runs of equal pixels and single ones.
+        var destination: [UInt16] = []
+        while destination.count < count * 4 {
+            let pixel = (0..<4).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+            for _ in 0..<Int.random(in: 1...6, using: &random) { destination += pixel }
+        }
+        destination = Array(destination.prefix(count * 4))
+        let color = SIMD4<Float>(30000.5, 1000.25, 65535 * 0.8, 65535 * 0.8)
+        let source = Canvas.SolidSource(color: color, blend: blend)
+        var expected = destination, actual = destination
+        let coverages = [Float](repeating: coverage, count: count)
+        expected.withUnsafeMutableBufferPointer { pixels in
+            coverages.withUnsafeBufferPointer { values in
+                Canvas.compositeSolid(row: pixels.baseAddress!, coverage: values, mask: nil, source: source,
+                                      overTransparent: false)
+            }
+        }
+        actual.withUnsafeMutableBufferPointer { pixels in
+            Canvas.compositeSolid(row: pixels.baseAddress!, count: count, coverage: coverage, mask: nil, source: source,
+                                  overTransparent: false)
+        }
+        #expect(actual == expected)
+    }
 }
