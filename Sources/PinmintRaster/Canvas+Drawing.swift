@@ -117,11 +117,32 @@ extension Canvas {
         let clip = clips.last
         let canvasWidth = width
         let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
+        // Solid, unclipped, not clear: a constant span of coverage ≥ 1 stores every one of its pixels.
+        let fullRunsOverwrite = solid != nil && clip == nil && blend != .clear
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
             rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds) { y, spans in
-                let overTransparent = target.prepareRow(y, writing: spans[0].x,
-                                                        spans[spans.count - 1].x + spans[spans.count - 1].count)
+                let extentStart = spans[0].x, extentEnd = spans[spans.count - 1].x + spans[spans.count - 1].count
+                let overTransparent: Bool
+                if fullRunsOverwrite {
+                    // A stale row: zero only what the spans will not store over
+                    // (gaps, partial pixels), not the fully covered runs.
+                    let state = target.prepareRowForOverwrite(y, writing: extentStart, extentEnd)
+                    overTransparent = state.wasTransparent
+                    if state.mustOverwrite {
+                        let row = target.row(y)
+                        var position = extentStart
+                        for span in spans {
+                            if span.x > position { (row + position * 4).update(repeating: 0, count: (span.x - position) * 4) }
+                            if span.values != nil || span.constant < 1 {
+                                (row + span.x * 4).update(repeating: 0, count: span.count * 4)
+                            }
+                            position = span.x + span.count
+                        }
+                    }
+                } else {
+                    overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
+                }
                 for span in spans {
                     let row = target.pointer + (y * canvasWidth + span.x) * 4
                     let maskRow = clip.map { UnsafePointer($0.row(y: y, x: span.x)) }

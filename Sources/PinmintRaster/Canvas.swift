@@ -82,6 +82,22 @@ final class PixelBuffer {
         return wasTransparent
     }
 
+    /// `prepareRow` for a drawing that will write columns `x0 ..< x1` (x1 > x0):
+    /// a stale row has only its dirty columns outside that range zeroed, and
+    /// `mustOverwrite` tells the caller that the old values inside it are
+    /// garbage it must store over or zero itself. `wasTransparent` is as for `prepareRow`.
+    @inline(__always)
+    func prepareRowForOverwrite(_ y: Int, writing x0: Int, _ x1: Int) -> (wasTransparent: Bool, mustOverwrite: Bool) {
+        guard stale[y] else { return (prepareRow(y, writing: x0, x1), false) }
+        stale[y] = false
+        let start = dirtyStart[y], end = dirtyEnd[y], pixels = row(y)
+        let leftEnd = min(end, x0), rightStart = max(start, x1)
+        if leftEnd > start { (pixels + start * 4).update(repeating: 0, count: (leftEnd - start) * 4) }
+        if end > rightStart { (pixels + rightStart * 4).update(repeating: 0, count: (end - rightStart) * 4) }
+        dirtyStart[y] = x0; dirtyEnd[y] = x1
+        return (true, true)
+    }
+
     /// Makes every row's memory hold its pixels (before reading them all).
     func prepareAll() {
         for y in 0..<height where stale[y] { prepareRow(y, writing: 0, 0) }
