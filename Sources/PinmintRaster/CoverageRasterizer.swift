@@ -399,6 +399,27 @@ struct CoverageRasterizer {
         let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
         let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
         guard firstRow < lastRow else { return }
+        if edge.xTop == edge.xBottom {
+            // A vertical edge (the sides of boxes and callouts): the same
+            // cells and fractions in every row, computed once; the values are
+            // those of the general loop below, whose x offsets are then 0.
+            let xStart = edge.xTop - originX
+            let x0Cell = Int(max(xStart, 0))
+            let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
+            let left = 1 - middle
+            for row in firstRow..<lastRow {
+                let rowTop = max(Float(row), edge.yTop)
+                let rowBottom = min(Float(row + 1), edge.yBottom)
+                let height = rowBottom - rowTop
+                if height <= 0 { continue }
+                let signedHeight = height * edge.direction
+                let rowCells = cells + (row - bandTop) * stride
+                rowCells[x0Cell] += signedHeight * left
+                rowCells[x0Cell + 1] += signedHeight * middle
+                CoverageRasterizer.markTouched(touched + (row - bandTop) * wordsPerRow, first: x0Cell, last: x0Cell + 1)
+            }
+            return
+        }
         for row in firstRow..<lastRow {
             let rowTop = max(Float(row), edge.yTop)
             let rowBottom = min(Float(row + 1), edge.yBottom)
