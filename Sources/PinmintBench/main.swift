@@ -75,7 +75,37 @@ func timeScene(_ scene: BenchScene, scale: Double, iterations: Int) throws -> Do
     return samples[samples.count / 2]
 }
 
-func run(baselineFile: String?, iterations: Int) throws {
+/// `PinmintBench checksum`: one FNV-1a hash of the 16-bit pixels per scene,
+/// to check that an optimisation leaves every pixel value unchanged.
+func printChecksums() throws {
+    var path = Path()
+    for scene in BenchScenes.all {
+        for scale in scales {
+            let canvas = try Canvas(width: Int((scene.width * scale).rounded(.up)),
+                                    height: Int((scene.height * scale).rounded(.up)))
+            // Twice, so a clear after drawing is checked too.
+            for _ in 0..<2 {
+                canvas.clear()
+                for operation in scene.operations {
+                    path.removeAll()
+                    operation.build(&path)
+                    let transform = PinmintGeometry.AffineTransform.scale(scale)
+                    switch operation.kind {
+                    case .fill(let rule):
+                        try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
+                    case .stroke(let style):
+                        try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
+                    }
+                }
+            }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for value in canvas.makeImage().pixels { hash = (hash ^ UInt64(value)) &* 0x100_0000_01b3 }
+            print("\(scene.name)@\(Int(scale))x", String(hash, radix: 16))
+        }
+    }
+}
+
+func run(baselineFile: String?, iterations: Int, only: String?) throws {
     var cairo: [String: Double] = [:]
     if let baselineFile {
         let text = try String(contentsOfFile: baselineFile, encoding: .utf8)
@@ -90,6 +120,7 @@ func run(baselineFile: String?, iterations: Int) throws {
     for scene in BenchScenes.all {
         for scale in scales {
             let name = "\(scene.name)@\(Int(scale))x"
+            if let only, !name.hasPrefix(only) { continue }
             let ours = try timeScene(scene, scale: scale, iterations: iterations)
             if let theirs = cairo[name] {
                 let ratio = ours / theirs
@@ -113,19 +144,22 @@ do {
     switch arguments.first {
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
+    case "checksum":
+        try printChecksums()
     case "run":
-        var baseline: String? = nil, iterations = 400
+        var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
         while index < arguments.count {
             switch arguments[index] {
             case "--baseline" where index + 1 < arguments.count: baseline = arguments[index + 1]; index += 2
+            case "--scene" where index + 1 < arguments.count: only = arguments[index + 1]; index += 2
             case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 400; index += 2
             default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
             }
         }
-        try run(baselineFile: baseline, iterations: iterations)
+        try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | PinmintBench run [--baseline CAIRO.txt] [--iterations N]")
+        print("usage: PinmintBench export FILE | PinmintBench checksum | PinmintBench run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

@@ -54,7 +54,7 @@ extension Canvas {
     /// Starts a transparent layer: everything drawn until `endLayer` goes
     /// into it, and `endLayer` composites it as one image (SVG group opacity).
     public func beginLayer() {
-        layers.append(PixelBuffer(pixelCount: width * height))
+        layers.append(PixelBuffer(width: width, height: height))
     }
 
     /// Composites the innermost layer onto the one below with `opacity`
@@ -74,15 +74,19 @@ extension Canvas {
         let region = clip?.bounds ?? fullBounds
         guard !region.isEmpty else { return }
         for y in region.y0..<region.y1 {
+            // Outside its non-zero columns the layer is transparent and changes nothing.
+            guard let nonZero = layer.nonZeroColumns(y) else { continue }
+            let columns = max(nonZero.lowerBound, region.x0)..<min(nonZero.upperBound, region.x1)
+            guard !columns.isEmpty else { continue }
+            target.prepareRow(y, writing: columns.lowerBound, columns.upperBound)
+            let source = layer.row(y), destination = target.row(y)
             let maskRow = clip.map { $0.row(y: y, x: region.x0) }
-            for x in region.x0..<region.x1 {
-                let index = (y * width + x) * 4
-                guard layer.pointer[index + 3] != 0 else { continue }
+            for x in columns where source[x * 4 + 3] != 0 {
                 let amount = factor * (maskRow?[x - region.x0] ?? 1)
                 guard amount > 0 else { continue }
-                let source = SIMD4<Float>(Float(layer.pointer[index]), Float(layer.pointer[index + 1]),
-                                          Float(layer.pointer[index + 2]), Float(layer.pointer[index + 3]))
-                Canvas.blendPixel(target.pointer + index, source: source, amount: amount, blend: .sourceOver)
+                let pixel = source + x * 4
+                let color = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
+                Canvas.blendPixel(destination + x * 4, source: color, amount: amount, blend: .sourceOver)
             }
         }
     }
@@ -129,17 +133,55 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let canvasWidth = width
+        let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
+        // Solid, unclipped, not clear: a constant span of coverage ≥ 1 stores every one of its pixels.
+        let fullRunsOverwrite = solid != nil && clip == nil && blend != .clear
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
-            rasterizer.rasterize(polylines, rule: rule, bounds: bounds, clips: clips) { y, x0, coverage, clipApplied in
-                let row = target.pointer + (y * canvasWidth + x0) * 4
-                let maskRow = clipApplied ? nil : clip.map { UnsafePointer($0.row(y: y, x: x0)) }
-                if case .solid(let color) = shader.kind {
-                    Canvas.compositeSolid(row: row, coverage: coverage, mask: maskRow, color: color, blend: blend)
+            rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds, clips: clips) { y, spans, clipApplied in
+                let extentStart = spans[0].x, extentEnd = spans[spans.count - 1].x + spans[spans.count - 1].count
+                let overTransparent: Bool
+                if fullRunsOverwrite {
+                    // A stale row: zero only what the spans will not store over
+                    // (gaps, partial pixels), not the fully covered runs.
+                    let state = target.prepareRowForOverwrite(y, writing: extentStart, extentEnd)
+                    overTransparent = state.wasTransparent
+                    if state.mustOverwrite {
+                        let row = target.row(y)
+                        var position = extentStart
+                        for span in spans {
+                            if span.x > position { (row + position * 4).update(repeating: 0, count: (span.x - position) * 4) }
+                            if span.values != nil || span.constant < 1 {
+                                (row + span.x * 4).update(repeating: 0, count: span.count * 4)
+                            }
+                            position = span.x + span.count
+                        }
+                    }
                 } else {
-                    shader.shade(y: y, x0: x0, count: coverage.count, into: shade.baseAddress!)
-                    Canvas.compositeShaded(row: row, coverage: coverage, mask: maskRow,
-                                           colors: shade.baseAddress!, blend: blend)
+                    overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
+                }
+                for span in spans {
+                    let row = target.pointer + (y * canvasWidth + span.x) * 4
+                    // Rows resolved exactly against the clips already hold the intersection.
+                    let maskRow = clipApplied ? nil : clip.map { UnsafePointer($0.row(y: y, x: span.x)) }
+                    if let solid {
+                        if let values = span.values {
+                            Canvas.compositeSolid(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),
+                                                  mask: maskRow, source: solid, overTransparent: overTransparent)
+                        } else {
+                            Canvas.compositeSolid(row: row, count: span.count, coverage: span.constant,
+                                                  mask: maskRow, source: solid, overTransparent: overTransparent)
+                        }
+                    } else {
+                        shader.shade(y: y, x0: span.x, count: span.count, into: shade.baseAddress!)
+                        if let values = span.values {
+                            Canvas.compositeShaded(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),
+                                                   mask: maskRow, colors: shade.baseAddress!, blend: blend)
+                        } else {
+                            Canvas.compositeShaded(row: row, count: span.count, coverage: span.constant,
+                                                   mask: maskRow, colors: shade.baseAddress!, blend: blend)
+                        }
+                    }
                 }
             }
         }
@@ -147,20 +189,84 @@ extension Canvas {
 
     // MARK: Compositing kernels
 
+    /// A solid colour prepared for compositing: the float colour for partial
+    /// coverage and the rounded 16-bit pixel and fixed-point factor for runs.
+    struct SolidSource {
+        var color: SIMD4<Float>
+        var mode: BlendMode
+        /// Runs are plain stores: an opaque colour drawn source-over, or copy.
+        var storesRuns: Bool
+        var stored: (UInt16, UInt16, UInt16, UInt16)
+        var alphaScale: Float
+        /// Source over with full coverage keeps destination × (1 − alpha): as a
+        /// 0.16 fixed-point factor that is one multiply-high per channel, which
+        /// vectorises (a bias of at most 1/65535 per drawing, far below 8 bits).
+        var keepFixed: UInt32
+
+        @inline(__always)
+        init(color: SIMD4<Float>, blend: BlendMode) {
+            self.color = color
+            mode = blend
+            let alpha = color.w
+            storesRuns = (alpha >= 65535 && blend == .sourceOver) || blend == .copy
+            stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
+            alphaScale = alpha * (1 / 65535)
+            keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
+        }
+
+        /// Fully covered, unclipped pixels: one run. Over transparent pixels
+        /// source over stores the colour too (blendRun would add zero to it).
+        @inline(__always)
+        func run(_ start: UnsafeMutablePointer<UInt16>, count: Int, overTransparent: Bool) {
+            if storesRuns || overTransparent {
+                Canvas.fillRun(start, count: count, pixel: stored)
+            } else {
+                Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
+            }
+        }
+
+        /// One pixel with coverage × clip `amount` (> 0), not part of a run.
+        @inline(__always)
+        func blend(_ pixel: UnsafeMutablePointer<UInt16>, amount: Float) {
+            if amount >= 1 && storesRuns {
+                pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
+                return
+            }
+            let keep: Float, sourceWeight: Float
+            switch mode {
+            case .sourceOver: keep = 1 - alphaScale * amount; sourceWeight = amount
+            case .copy: keep = 1 - amount; sourceWeight = amount
+            case .clear: keep = 1 - amount; sourceWeight = 0
+            }
+            // For clear, color × 0 + x is exactly x: the same values as leaving the colour out.
+            pixel[0] = store(color.x * sourceWeight + Float(pixel[0]) * keep)
+            pixel[1] = store(color.y * sourceWeight + Float(pixel[1]) * keep)
+            pixel[2] = store(color.z * sourceWeight + Float(pixel[2]) * keep)
+            pixel[3] = store(color.w * sourceWeight + Float(pixel[3]) * keep)
+        }
+    }
+
+    /// Below this coverage × clip, blending changes no 16-bit value: the
+    /// change is at most 65535 × 2⁻²⁰ < 0.07 before rounding to nearest.
+    static let negligibleAmount: Float = 0x1p-20
+
     /// Composites one colour (premultiplied, 0...65535 scale) over a span.
     /// Scalar float arithmetic: generic SIMD conversions are not reliably
     /// specialised, and rounding instructions are not in the x86-64 baseline.
+    /// `overTransparent` says every destination pixel is 0 (a fresh row).
     @inline(__always)
     static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
-                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode) {
-        let red = color.x, green = color.y, blue = color.z, alpha = color.w
-        let opaque = alpha >= 65535 && blend == .sourceOver
-        let stored = (UInt16(red + 0.5), UInt16(green + 0.5), UInt16(blue + 0.5), UInt16(alpha + 0.5))
-        let alphaScale = alpha * (1 / 65535)
-        // Source over with full coverage keeps destination × (1 − alpha): as a
-        // 0.16 fixed-point factor that is one multiply-high per channel, which
-        // vectorises (a bias of at most 1/65535 per drawing, far below 8 bits).
-        let keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
+                               mask: UnsafePointer<Float>?, color: SIMD4<Float>, blend: BlendMode,
+                               overTransparent: Bool = false) {
+        compositeSolid(row: row, coverage: coverage, mask: mask, source: SolidSource(color: color, blend: blend),
+                       overTransparent: overTransparent)
+    }
+
+    /// `compositeSolid` with the colour already prepared (once per drawing).
+    @inline(__always)
+    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, coverage: UnsafeBufferPointer<Float>,
+                               mask: UnsafePointer<Float>?, source: SolidSource, overTransparent: Bool) {
+        let blend = source.mode
         let count = coverage.count
         var i = 0
         while i < count {
@@ -171,40 +277,51 @@ extension Canvas {
                 // A run of fully covered pixels.
                 var end = i + 1
                 while end < count && coverage[end] >= 1 { end += 1 }
-                let start = row + i &* 4
-                if opaque || blend == .copy {
-                    fillRun(start, count: end - i, pixel: stored)
-                } else {
-                    blendRun(start, count: end - i, source: stored, keepFixed: keepFixed)
-                }
+                source.run(row + i &* 4, count: end - i, overTransparent: overTransparent)
                 i = end
                 continue
             }
-            let pixel = row + i &* 4
-            if amount >= 1 && (opaque || blend == .copy) {
-                pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
-                i += 1
-                continue
-            }
-            switch blend {
-            case .sourceOver:
-                let keep = 1 - alphaScale * amount
-                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
-                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
-                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
-                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
-            case .copy:
-                let keep = 1 - amount
-                pixel[0] = store(red * amount + Float(pixel[0]) * keep)
-                pixel[1] = store(green * amount + Float(pixel[1]) * keep)
-                pixel[2] = store(blue * amount + Float(pixel[2]) * keep)
-                pixel[3] = store(alpha * amount + Float(pixel[3]) * keep)
-            case .clear:
-                let keep = 1 - amount
-                pixel[0] = store(Float(pixel[0]) * keep); pixel[1] = store(Float(pixel[1]) * keep)
-                pixel[2] = store(Float(pixel[2]) * keep); pixel[3] = store(Float(pixel[3]) * keep)
-            }
+            source.blend(row + i &* 4, amount: amount)
             i += 1
+        }
+    }
+
+    /// Composites one colour over `count` pixels that share one `coverage`:
+    /// the same values `compositeSolid(row:coverage:...)` writes for a
+    /// coverage buffer holding that value `count` times.
+    @inline(__always)
+    static func compositeSolid(row: UnsafeMutablePointer<UInt16>, count: Int, coverage: Float,
+                               mask: UnsafePointer<Float>?, source: SolidSource, overTransparent: Bool) {
+        let blend = source.mode
+        guard let mask else {
+            if coverage < negligibleAmount { return }
+            if coverage >= 1 && blend != .clear {
+                source.run(row, count: count, overTransparent: overTransparent)
+            } else {
+                // One coverage for the whole span, so equal destination pixels
+                // give equal results: blend once per run of equal pixels and
+                // copy the result (exact, and a plain store over a fresh row or a
+                // uniform fill; interiors whose coverage sums to just under 1
+                // in floating point take this path).
+                // Raw loads and stores: untyped, so they may alias the UInt16 writes of `blend`.
+                let bytes = UnsafeMutableRawPointer(row)
+                var lastInput = ~bytes.load(as: UInt64.self), lastOutput: UInt64 = 0
+                for i in 0..<count {
+                    let input = bytes.load(fromByteOffset: i &* 8, as: UInt64.self)
+                    if input == lastInput {
+                        bytes.storeBytes(of: lastOutput, toByteOffset: i &* 8, as: UInt64.self)
+                    } else {
+                        source.blend(row + i &* 4, amount: coverage)
+                        lastInput = input
+                        lastOutput = bytes.load(fromByteOffset: i &* 8, as: UInt64.self)
+                    }
+                }
+            }
+            return
+        }
+        for i in 0..<count {
+            let amount = coverage * mask[i]
+            if amount > 0 { source.blend(row + i &* 4, amount: amount) }
         }
     }
 
@@ -218,19 +335,46 @@ extension Canvas {
         UnsafeMutableRawPointer(start).bindMemory(to: UInt16.self, capacity: count * 4)
     }
 
-    /// Source over for a run of fully covered pixels: d = s + d × keep.
+    /// Source over for a run of fully covered pixels: d = s + (d × keep) >> 16
+    /// per channel. Two pixels per step as one `SIMD8<UInt16>`, which
+    /// compiles to one 8 × 16-bit multiply-high (`pmulhuw`, SSE2) and one add;
+    /// a factor of 65536 (a source alpha below 1/131072) does not fit 16 bits
+    /// and takes the scalar loop, as does an odd last pixel.
     @inline(__always)
     static func blendRun(_ start: UnsafeMutablePointer<UInt16>, count: Int,
                          source: (UInt16, UInt16, UInt16, UInt16), keepFixed: UInt32) {
-        let s0 = UInt32(source.0), s1 = UInt32(source.1), s2 = UInt32(source.2), s3 = UInt32(source.3)
         var p = start
         let end = start + count &* 4
+        if keepFixed <= 0xFFFF {
+            let pair = SIMD8<UInt16>(source.0, source.1, source.2, source.3, source.0, source.1, source.2, source.3)
+            blendPixelPairs(UnsafeMutableRawPointer(start), pairCount: count >> 1, source: pair,
+                            keep: UInt16(truncatingIfNeeded: keepFixed))
+            p = start + (count & ~1) &* 4
+        }
+        let s0 = UInt32(source.0), s1 = UInt32(source.1), s2 = UInt32(source.2), s3 = UInt32(source.3)
         while p < end {
             p[0] = UInt16(truncatingIfNeeded: s0 &+ ((UInt32(p[0]) &* keepFixed) &>> 16))
             p[1] = UInt16(truncatingIfNeeded: s1 &+ ((UInt32(p[1]) &* keepFixed) &>> 16))
             p[2] = UInt16(truncatingIfNeeded: s2 &+ ((UInt32(p[2]) &* keepFixed) &>> 16))
             p[3] = UInt16(truncatingIfNeeded: s3 &+ ((UInt32(p[3]) &* keepFixed) &>> 16))
             p += 4
+        }
+    }
+
+    /// The vector loop of `blendRun`: `pairCount` pairs of pixels. Not
+    /// inlined, so that `keep` stays visibly 16-bit and LLVM selects `pmulhuw`
+    /// (inlined, it knows only that the 32-bit factor is below 65536).
+    @inline(never)
+    static func blendPixelPairs(_ pixels: UnsafeMutableRawPointer, pairCount: Int, source: SIMD8<UInt16>,
+                                keep: UInt16) {
+        let wideKeep = SIMD8<UInt32>(repeating: UInt32(keep))
+        var offset = 0
+        let end = pairCount &* 16
+        while offset < end {
+            let wide = SIMD8<UInt32>(truncatingIfNeeded: pixels.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self))
+            let blended = source &+ SIMD8<UInt16>(truncatingIfNeeded: (wide &* wideKeep) &>> 16)
+            pixels.storeBytes(of: blended, toByteOffset: offset, as: SIMD8<UInt16>.self)
+            offset += 16
         }
     }
 
@@ -246,11 +390,25 @@ extension Canvas {
         }
     }
 
+    /// Composites per-pixel colours over `count` pixels that share one `coverage`.
+    @inline(__always)
+    static func compositeShaded(row: UnsafeMutablePointer<UInt16>, count: Int, coverage: Float,
+                                mask: UnsafePointer<Float>?, colors: UnsafePointer<SIMD4<Float>>, blend: BlendMode) {
+        for i in 0..<count {
+            var amount = coverage
+            if let mask { amount *= mask[i] }
+            if amount <= 0 { continue }
+            blendPixel(row + i &* 4, source: colors[i], amount: amount, blend: blend)
+        }
+    }
+
     /// A value on the 0...65535 scale rounded to nearest and clamped.
     @inline(__always)
     static func store(_ value: Float) -> UInt16 {
-        // `!(value > 0)` also sends NaN to 0, so a stray NaN can never trap here.
-        !(value > 0) ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)
+        // Compare, select, minss, cvttss2si: the same as
+        // `value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)`;
+        // `value > 0` is false for NaN, so a stray NaN can never trap here.
+        UInt16(truncatingIfNeeded: Int32((value > 0 ? min(value, 65535) : 0) + 0.5))
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined

@@ -19,15 +19,110 @@ public enum RasterError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A block of premultiplied RGBA pixels, 16 bits per channel, owned by one canvas layer.
+///
+/// Clearing is lazy and per row: each row remembers the columns that may
+/// hold non-zero pixels (its dirty columns), and clearing to transparent
+/// only marks rows with dirty columns as stale. A stale row is zeroed when
+/// it is next drawn into, just before the drawing, while it is in the cache,
+/// or before anything reads it. So a clear costs nothing for pixels never
+/// drawn, and a redrawn row goes through memory once instead of twice
+/// (the dirty-rectangle clear of GUI toolkits, done per row).
 final class PixelBuffer {
     let pointer: UnsafeMutablePointer<UInt16>
+    /// The number of UInt16 values: width × height × 4.
     let count: Int
-    init(pixelCount: Int) {
-        count = pixelCount * 4
+    let width: Int, height: Int
+    /// Per row y, the columns `dirtyStart[y] ..< dirtyEnd[y]` may be non-zero; outside them the row is 0.
+    private let dirtyStart: UnsafeMutablePointer<Int>, dirtyEnd: UnsafeMutablePointer<Int>
+    /// Per row: transparent, although its dirty columns are not zeroed yet.
+    private let stale: UnsafeMutablePointer<Bool>
+
+    /// A transparent buffer of `width` × `height` pixels.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        count = width * height * 4
         pointer = .allocate(capacity: count)
         pointer.initialize(repeating: 0, count: count)
+        dirtyStart = .allocate(capacity: height)
+        dirtyStart.initialize(repeating: 0, count: height)
+        dirtyEnd = .allocate(capacity: height)
+        dirtyEnd.initialize(repeating: 0, count: height)
+        stale = .allocate(capacity: height)
+        stale.initialize(repeating: false, count: height)
     }
-    deinit { pointer.deallocate() }
+    deinit {
+        pointer.deallocate()
+        dirtyStart.deallocate(); dirtyEnd.deallocate(); stale.deallocate()
+    }
+
+    /// The pixels of row `y`.
+    @inline(__always)
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt16> { pointer + y * width * 4 }
+
+    /// Zeroes row `y` if it is stale, so its memory holds its pixels, and
+    /// records that columns `x0 ..< x1` are about to be written (nothing when
+    /// `x1 <= x0`). Call before reading or writing the row's memory. Returns
+    /// whether the whole row was transparent, so that a drawing can store
+    /// its colour instead of blending it with zeros.
+    @inline(__always) @discardableResult
+    func prepareRow(_ y: Int, writing x0: Int, _ x1: Int) -> Bool {
+        let wasTransparent = stale[y] || dirtyEnd[y] <= dirtyStart[y]
+        if stale[y] {
+            stale[y] = false
+            (row(y) + dirtyStart[y] * 4).update(repeating: 0, count: (dirtyEnd[y] - dirtyStart[y]) * 4)
+            dirtyStart[y] = 0; dirtyEnd[y] = 0
+        }
+        guard x1 > x0 else { return wasTransparent }
+        if dirtyEnd[y] <= dirtyStart[y] {
+            dirtyStart[y] = x0; dirtyEnd[y] = x1
+        } else {
+            dirtyStart[y] = min(dirtyStart[y], x0); dirtyEnd[y] = max(dirtyEnd[y], x1)
+        }
+        return wasTransparent
+    }
+
+    /// `prepareRow` for a drawing that will write columns `x0 ..< x1` (x1 > x0):
+    /// a stale row has only its dirty columns outside that range zeroed, and
+    /// `mustOverwrite` tells the caller that the old values inside it are
+    /// garbage it must store over or zero itself. `wasTransparent` is as for `prepareRow`.
+    @inline(__always)
+    func prepareRowForOverwrite(_ y: Int, writing x0: Int, _ x1: Int) -> (wasTransparent: Bool, mustOverwrite: Bool) {
+        guard stale[y] else { return (prepareRow(y, writing: x0, x1), false) }
+        stale[y] = false
+        let start = dirtyStart[y], end = dirtyEnd[y], pixels = row(y)
+        let leftEnd = min(end, x0), rightStart = max(start, x1)
+        if leftEnd > start { (pixels + start * 4).update(repeating: 0, count: (leftEnd - start) * 4) }
+        if end > rightStart { (pixels + rightStart * 4).update(repeating: 0, count: (end - rightStart) * 4) }
+        dirtyStart[y] = x0; dirtyEnd[y] = x1
+        return (true, true)
+    }
+
+    /// Makes every row's memory hold its pixels (before reading them all).
+    func prepareAll() {
+        for y in 0..<height where stale[y] { prepareRow(y, writing: 0, 0) }
+    }
+
+    /// The columns of row `y` that may be non-zero, or nil when the row is transparent.
+    func nonZeroColumns(_ y: Int) -> Range<Int>? {
+        stale[y] || dirtyEnd[y] <= dirtyStart[y] ? nil : dirtyStart[y]..<dirtyEnd[y]
+    }
+
+    /// Makes every pixel transparent (lazily: rows with dirty columns become stale).
+    func clearToTransparent() {
+        for y in 0..<height where dirtyEnd[y] > dirtyStart[y] { stale[y] = true }
+    }
+
+    /// Sets every pixel to `pixel` (premultiplied, 0...65535).
+    func fill(_ pixel: SIMD4<UInt16>) {
+        var index = 0
+        while index < count {
+            pointer[index] = pixel.x; pointer[index + 1] = pixel.y
+            pointer[index + 2] = pixel.z; pointer[index + 3] = pixel.w
+            index += 4
+        }
+        for y in 0..<height { stale[y] = false; dirtyStart[y] = 0; dirtyEnd[y] = width }
+    }
 }
 
 /// The coverage of a clip path over a rectangle of pixels; outside the
@@ -111,7 +206,7 @@ public final class Canvas {
         }
         self.width = width
         self.height = height
-        layers = [PixelBuffer(pixelCount: width * height)]
+        layers = [PixelBuffer(width: width, height: height)]
     }
 
     /// The pixels of the whole canvas.
@@ -126,20 +221,16 @@ public final class Canvas {
         let target = layers[layers.count - 1]
         let premultiplied = Canvas.premultiplied16(color)
         if premultiplied == SIMD4<UInt16>(repeating: 0) {
-            target.pointer.update(repeating: 0, count: target.count)
-            return
-        }
-        var index = 0
-        while index < target.count {
-            target.pointer[index] = premultiplied.x; target.pointer[index + 1] = premultiplied.y
-            target.pointer[index + 2] = premultiplied.z; target.pointer[index + 3] = premultiplied.w
-            index += 4
+            target.clearToTransparent()
+        } else {
+            target.fill(premultiplied)
         }
     }
 
     /// The canvas's pixels (the bottom layer) as an image.
     public func makeImage() -> Image {
         let base = layers[0]
+        base.prepareAll()
         return Image(width: width, height: height,
                      premultipliedPixels: Array(UnsafeBufferPointer(start: base.pointer, count: base.count)))
     }
@@ -150,7 +241,8 @@ public final class Canvas {
     /// The colour of one pixel, straight alpha. `x` and `y` must be inside the canvas.
     public func pixel(x: Int, y: Int) -> Color {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
-        let p = layers[0].pointer + (y * width + x) * 4
+        layers[0].prepareRow(y, writing: 0, 0)
+        let p = layers[0].row(y) + x * 4
         let alpha = Double(p[3]) / 65535
         guard alpha > 0 else { return .transparent }
         return Color(red: Double(p[0]) / 65535 / alpha, green: Double(p[1]) / 65535 / alpha,

@@ -38,7 +38,7 @@ struct ExactRowScratch {
 
     /// Marks rows of the band where two chains touch the same pixel.
     /// Returns whether any row was marked.
-    mutating func flagRows(_ edges: [CoverageRasterizer.Edge], bandTop: Int, bandBottom: Int) -> Bool {
+    mutating func flagRows(_ edges: UnsafeBufferPointer<CoverageRasterizer.Edge>, bandTop: Int, bandBottom: Int) -> Bool {
         let height = bandBottom - bandTop
         if flags.count < height { flags = [Bool](repeating: false, count: height) }
         for row in 0..<height { flags[row] = false }
@@ -94,20 +94,20 @@ struct ExactRowScratch {
     /// input such as 70,000 dashes of 0.001 px must not take minutes.
     static let maximumExactPieces = 256
 
-    mutating func resolveFlaggedRows(_ edges: [CoverageRasterizer.Edge], rules: [FillRule],
-                                     into cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float,
-                                     bandTop: Int, bandBottom: Int) {
+    mutating func resolveFlaggedRows(_ edges: UnsafeBufferPointer<CoverageRasterizer.Edge>, rules: [FillRule],
+                                     into cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+                                     stride: Int, wordsPerRow: Int, originX: Float, bandTop: Int, bandBottom: Int) {
+        target = AccumulationTarget(cells: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                                    originX: originX, bandTop: bandTop, bandBottom: bandBottom)
         for row in bandTop..<bandBottom where flags[row - bandTop] {
-            resolveRow(row, edges: edges, rules: rules, cells: cells, stride: stride, originX: originX, bandTop: bandTop,
-                       bandBottom: bandBottom)
+            resolveRow(row, edges: edges, rules: rules)
         }
     }
 
     /// `rules[0]` is the shape's fill rule, `rules[k]` clip k's: a point is
     /// inside when it is inside the shape and inside every clip.
-    private mutating func resolveRow(_ row: Int, edges: [CoverageRasterizer.Edge], rules: [FillRule],
-                                     cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float,
-                                     bandTop: Int, bandBottom: Int) {
+    private mutating func resolveRow(_ row: Int, edges: UnsafeBufferPointer<CoverageRasterizer.Edge>, rules: [FillRule]) {
+        guard let target else { return }
         let rowTop = Float(row), rowBottom = Float(row + 1)
         // The row's pieces of every edge.
         rowEdges.removeAll(keepingCapacity: true)
@@ -128,11 +128,8 @@ struct ExactRowScratch {
         }
         if rowEdges.count > ExactRowScratch.maximumExactPieces {
             // Too busy for the exact pass: the fast, approximate sum instead.
-            flags[row - bandTop] = false
-            for edge in rowEdges where edge.path == 0 {
-                CoverageRasterizer.accumulate(edge, into: cells, stride: stride, originX: originX, bandTop: bandTop,
-                                              bandBottom: bandBottom)
-            }
+            flags[row - target.bandTop] = false
+            for edge in rowEdges where edge.path == 0 { target.accumulate(edge) }
             return
         }
         // Crossings between pieces.
@@ -178,10 +175,8 @@ struct ExactRowScratch {
                 if inside && spanStart == nil {
                     spanStart = edgeIndex
                 } else if !inside, let start = spanStart {
-                    addBoundary(rowEdges[start], direction: 1, from: stripTop, to: stripBottom, cells: cells,
-                                stride: stride, originX: originX, bandTop: bandTop, bandBottom: bandBottom)
-                    addBoundary(rowEdges[edgeIndex], direction: -1, from: stripTop, to: stripBottom, cells: cells,
-                                stride: stride, originX: originX, bandTop: bandTop, bandBottom: bandBottom)
+                    addBoundary(rowEdges[start], direction: 1, from: stripTop, to: stripBottom, target: target)
+                    addBoundary(rowEdges[edgeIndex], direction: -1, from: stripTop, to: stripBottom, target: target)
                     spanStart = nil
                 }
             }
@@ -195,12 +190,25 @@ struct ExactRowScratch {
 
     /// Accumulates the part of `edge` between `top` and `bottom` as a span boundary.
     private func addBoundary(_ edge: CoverageRasterizer.Edge, direction: Float, from top: Float, to bottom: Float,
-                             cells: UnsafeMutablePointer<Float>, stride: Int, originX: Float, bandTop: Int,
-                             bandBottom: Int) {
-        let piece = CoverageRasterizer.Edge(xTop: ExactRowScratch.x(of: edge, at: top), yTop: top,
-                                            xBottom: ExactRowScratch.x(of: edge, at: bottom), yBottom: bottom,
-                                            direction: direction, chain: edge.chain, path: 0)
-        CoverageRasterizer.accumulate(piece, into: cells, stride: stride, originX: originX, bandTop: bandTop,
-                                      bandBottom: bandBottom)
+                             target: AccumulationTarget) {
+        target.accumulate(CoverageRasterizer.Edge(xTop: ExactRowScratch.x(of: edge, at: top), yTop: top,
+                                                  xBottom: ExactRowScratch.x(of: edge, at: bottom), yBottom: bottom,
+                                                  direction: direction, chain: edge.chain, path: 0))
+    }
+
+    /// Where the current band's accumulation lives.
+    private var target: AccumulationTarget?
+
+    private struct AccumulationTarget {
+        var cells: UnsafeMutablePointer<Float>
+        var touched: UnsafeMutablePointer<UInt64>
+        var stride: Int, wordsPerRow: Int
+        var originX: Float
+        var bandTop: Int, bandBottom: Int
+
+        func accumulate(_ edge: CoverageRasterizer.Edge) {
+            CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                                          originX: originX, bandTop: bandTop, bandBottom: bandBottom)
+        }
     }
 }

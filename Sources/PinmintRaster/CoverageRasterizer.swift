@@ -17,6 +17,20 @@ struct PixelBounds: Equatable {
     }
 }
 
+/// A run of pixels in one row and their coverage (0...1), as the rasterizer
+/// hands it out: either one value for every pixel (`values` is nil), which is
+/// what lies between edges, or one value per pixel, where edges pass.
+struct CoverageSpan {
+    /// The first column, in device pixels.
+    var x: Int
+    /// How many pixels the span has (at least 1).
+    var count: Int
+    /// The coverage of every pixel when `values` is nil.
+    var constant: Float
+    /// Per-pixel coverage for `count` pixels, or nil for a constant span.
+    var values: UnsafePointer<Float>?
+}
+
 /// Anti-aliased coverage by exact area: every line segment adds the signed
 /// area it sweeps to a buffer of cells, and a prefix sum along each row turns
 /// those into the exact fraction of each pixel the shape covers. No
@@ -31,6 +45,13 @@ struct PixelBounds: Equatable {
 /// Rejected alternative: sparse cells with cover/area pairs sorted per row
 /// (FreeType's gray raster). Marker shapes are small and dense, so a dense
 /// buffer with one prefix sum is simpler and faster here.
+///
+/// Spans: the prefix sum only changes at cells an edge touched, so each
+/// row also keeps one bit per cell marking those (Blend2D's analytic
+/// rasterizer keeps such a bit array). Rows are emitted as spans: per-pixel
+/// coverage where bits are set, one constant value for the run between
+/// them. Untouched cells are neither read nor cleared, and a fully covered
+/// interior reaches the compositor as one run.
 struct CoverageRasterizer {
     /// One line segment in device pixels, already clipped to the target rows
     /// and columns (x clamped into them), stored top to bottom.
@@ -50,6 +71,11 @@ struct CoverageRasterizer {
     private var accumulation: [Float] = []
     /// The coverage of one row, handed to the caller.
     private var coverageRow: [Float] = []
+    /// One bit per cell of the current band, set where an edge added area:
+    /// `wordsPerRow` 64-bit words per row, cell c at bit c % 64 of word c / 64.
+    private var touchedCells: [UInt64] = []
+    /// The spans of one row, handed to the caller.
+    private var spans: [CoverageSpan] = []
     /// Scratch state for rows that need the exact per-region treatment.
     var exactRows = ExactRowScratch()
     /// The fill rule of each path: the shape's, then each clip's.
@@ -64,19 +90,39 @@ struct CoverageRasterizer {
     init() {}
 
     /// Rasterizes the closed polygons in `polylines` (every subpath is closed
-    /// implicitly, as for a fill) inside `bounds`, calling
-    /// `emit(y, x0, coverage, clipApplied)` for each row that has any
-    /// coverage, with coverage in 0...1 for columns `x0 ..< x0 + coverage.count`.
-    /// Rows come top to bottom.
+    /// implicitly, as for a fill) inside `bounds`, calling `emit(y, spans)`
+    /// for each row that has any coverage. Spans come left to right, do not
+    /// overlap, lie inside `bounds` and have non-zero coverage where constant
+    /// (per-pixel spans may contain zeros). Rows come top to bottom.
     ///
     /// `clips` are the clip paths in force. Most rows ignore them (the caller
     /// multiplies by the clip masks, which is exact where no pixel holds edges
     /// of both the shape and a clip); rows where a clip's edges and the shape's
     /// share a pixel are resolved exactly as the intersection, and are emitted
     /// with `clipApplied` true so that the masks are not applied again.
+    mutating func rasterizeSpans(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
+                                 emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>,
+                                        _ clipApplied: Bool) -> Void) {
+        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, emit: emit)
+    }
+
+    /// The per-pixel form: calls `emit(y, x0, coverage)` for each row that has
+    /// any coverage, with coverage in 0...1 for columns `x0 ..< x0 + coverage.count`.
+    /// A prefix sum over every cell of the row: the simple reference that the
+    /// span form is tested against (the values are the same, bit for bit).
     mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
                             emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>,
                                    _ clipApplied: Bool) -> Void) {
+        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: false) { y, spans, clipApplied in
+            let span = spans[0]
+            emit(y, span.x, UnsafeBufferPointer(start: span.values, count: span.count), clipApplied)
+        }
+    }
+
+    private mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask],
+                                    useSpans: Bool,
+                                    emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>,
+                                           _ clipApplied: Bool) -> Void) {
         guard !bounds.isEmpty else { return }
         edges.removeAll(keepingCapacity: true)
         exactRows.removeHorizontals()
@@ -100,6 +146,7 @@ struct CoverageRasterizer {
                 pathRules.append(clip.rule)
             }
         }
+        let clipped = pathRules.count > 1
         let originX = max(bounds.x0, Int(minX.rounded(.down)))
         // Cells up to ceil(maxX) receive area; one more keeps every index in range.
         let stride = min(bounds.x1, Int(maxX.rounded(.up))) - originX + 2
@@ -113,73 +160,195 @@ struct CoverageRasterizer {
         if accumulation.count < stride * bandHeight {
             accumulation = [Float](repeating: 0, count: stride * bandHeight)
         }
+        let wordsPerRow = (stride + 63) >> 6
+        if touchedCells.count < wordsPerRow * bandHeight {
+            touchedCells = [UInt64](repeating: 0, count: wordsPerRow * bandHeight)
+        }
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
+        if spans.count < stride + 2 {
+            spans = [CoverageSpan](repeating: CoverageSpan(x: 0, count: 0, constant: 0, values: nil), count: stride + 2)
+        }
 
-        var bandTop = firstRow
-        while bandTop < lastRow {
-            let bandBottom = min(bandTop + bandHeight, lastRow)
-            let anyExact = exactRows.flagRows(edges, bandTop: bandTop, bandBottom: bandBottom)
-            accumulation.withUnsafeMutableBufferPointer { cells in
+        let edgeCount = edges.count
+        edges.withUnsafeBufferPointer { edges in
+        accumulation.withUnsafeMutableBufferPointer { accumulation in
+        touchedCells.withUnsafeMutableBufferPointer { touchedCells in
+        coverageRow.withUnsafeMutableBufferPointer { coverageRow in
+        spans.withUnsafeMutableBufferPointer { spans in
+            let cells = accumulation.baseAddress!, touched = touchedCells.baseAddress!
+            let coverage = coverageRow.baseAddress!, spanList = spans.baseAddress!
+            var bandTop = firstRow
+            while bandTop < lastRow {
+                let bandBottom = min(bandTop + bandHeight, lastRow)
+                let anyExact = exactRows.flagRows(edges, bandTop: bandTop, bandBottom: bandBottom)
                 exactRows.flags.withUnsafeBufferPointer { flags in
                     let skip: UnsafePointer<Bool>? = anyExact ? flags.baseAddress! : nil
-                    for edge in edges where edge.path == 0 && edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
-                        CoverageRasterizer.accumulate(edge, into: cells.baseAddress!, stride: stride,
-                                                      originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
-                                                      skipRows: skip)
+                    for index in 0..<edgeCount {
+                        let edge = edges[index]
+                        guard edge.path == 0, edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
+                        CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
+                                                      wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                      bandTop: bandTop, bandBottom: bandBottom, skipRows: skip)
                     }
                 }
                 if anyExact {
-                    exactRows.resolveFlaggedRows(edges, rules: pathRules, into: cells.baseAddress!, stride: stride,
-                                                 originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom)
+                    exactRows.resolveFlaggedRows(edges, rules: pathRules, into: cells, touched: touched,
+                                                 stride: stride, wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                 bandTop: bandTop, bandBottom: bandBottom)
                 }
+                for row in bandTop..<bandBottom {
+                    let bandRow = row - bandTop
+                    // Exact rows hold true coverage: clamp, never fold.
+                    let exact = anyExact && exactRows.flags[bandRow]
+                    let rule = exact ? FillRule.nonZero : rule
+                    let rowCells = cells + bandRow * stride
+                    let rowTouched = touched + bandRow * wordsPerRow
+                    let spanCount: Int
+                    if useSpans {
+                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, stride: stride,
+                                                               width: visibleWidth, originX: originX, rule: rule,
+                                                               coverage: coverage, spans: spanList)
+                    } else {
+                        spanCount = CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
+                                                                originX: originX, rule: rule, coverage: coverage,
+                                                                spans: spanList)
+                    }
+                    rowTouched.update(repeating: 0, count: wordsPerRow)
+                    if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount), exact && clipped) }
+                }
+                bandTop = bandBottom
             }
-            for row in bandTop..<bandBottom {
-                let exact = anyExact && exactRows.flags[row - bandTop]
-                emitRow(row, bandRow: row - bandTop, stride: stride, width: visibleWidth, originX: originX,
-                        rule: exact ? .nonZero : rule, clipApplied: exact && pathRules.count > 1, emit: emit)
-            }
-            bandTop = bandBottom
+        }}}}}
+    }
+
+    /// The coverage for a winding area `sum` under `rule`.
+    @inline(__always)
+    private static func coverage(_ sum: Float, rule: FillRule) -> Float {
+        switch rule {
+        case .nonZero:
+            return min(abs(sum), 1)
+        case .evenOdd:
+            // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
+            let magnitude = abs(sum)
+            let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
+            return folded > 1 ? 2 - folded : folded
         }
     }
 
-    /// Prefix-sums one band row into coverage, clears the row's cells for the
-    /// next use and hands the covered span to `emit`.
-    private mutating func emitRow(_ y: Int, bandRow: Int, stride: Int, width: Int, originX: Int, rule: FillRule,
-                                  clipApplied: Bool,
-                                  emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>,
-                                         _ clipApplied: Bool) -> Void) {
+    /// The reference: prefix-sums every cell of one band row into `coverage`,
+    /// clears the cells and describes the covered columns as one per-pixel
+    /// span (0 or 1 spans).
+    private static func denseRow(_ rowCells: UnsafeMutablePointer<Float>, stride: Int, width: Int, originX: Int,
+                                 rule: FillRule, coverage: UnsafeMutablePointer<Float>,
+                                 spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
         var first = -1, last = -1
-        accumulation.withUnsafeMutableBufferPointer { cells in
-            coverageRow.withUnsafeMutableBufferPointer { coverage in
-                let rowCells = cells.baseAddress! + bandRow * stride
-                var sum: Float = 0
-                switch rule {
-                case .nonZero:
-                    for x in 0..<width {
-                        sum += rowCells[x]
-                        rowCells[x] = 0
-                        let value = min(abs(sum), 1)
-                        coverage[x] = value
-                        if value > 0 { if first < 0 { first = x }; last = x }
-                    }
-                case .evenOdd:
-                    for x in 0..<width {
-                        sum += rowCells[x]
-                        rowCells[x] = 0
-                        // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
-                        let magnitude = abs(sum)
-                        let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
-                        let value = folded > 1 ? 2 - folded : folded
-                        coverage[x] = value
-                        if value > 0 { if first < 0 { first = x }; last = x }
-                    }
-                }
-                for x in width..<stride { rowCells[x] = 0 }
-            }
+        var sum: Float = 0
+        for x in 0..<width {
+            sum += rowCells[x]
+            rowCells[x] = 0
+            let value = CoverageRasterizer.coverage(sum, rule: rule)
+            coverage[x] = value
+            if value > 0 { if first < 0 { first = x }; last = x }
         }
-        guard first >= 0 else { return }
-        coverageRow.withUnsafeBufferPointer { coverage in
-            emit(y, originX + first, UnsafeBufferPointer(rebasing: coverage[first...last]), clipApplied)
+        for x in width..<stride { rowCells[x] = 0 }
+        guard first >= 0 else { return 0 }
+        spans[0] = CoverageSpan(x: originX + first, count: last - first + 1, constant: 0,
+                                values: UnsafePointer(coverage + first))
+        return 1
+    }
+
+    /// Prefix-sums the touched cells of one band row, clears them, and writes
+    /// the row's spans: per-pixel ones over runs of touched cells, constant
+    /// ones (when not 0) between them and after the last. Returns the count.
+    @inline(__always)
+    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafePointer<UInt64>,
+                                stride: Int, width: Int, originX: Int, rule: FillRule,
+                                coverage: UnsafeMutablePointer<Float>,
+                                spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
+        var spanCount = 0
+        var sum: Float = 0
+        var x = 0
+        while x < width {
+            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
+            // Untouched cells x ..< runStart keep the running sum.
+            if runStart > x {
+                let value = CoverageRasterizer.coverage(sum, rule: rule)
+                if value > 0 {
+                    spans[spanCount] = CoverageSpan(x: originX + x, count: min(runStart, width) - x, constant: value,
+                                                    values: nil)
+                    spanCount += 1
+                }
+                if runStart >= width { break }
+            }
+            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
+            let visibleEnd = min(runEnd, width)
+            for cell in runStart..<visibleEnd {
+                sum += rowCells[cell]
+                rowCells[cell] = 0
+                coverage[cell] = CoverageRasterizer.coverage(sum, rule: rule)
+            }
+            // Touched cells right of the visible columns only need clearing.
+            if runEnd > visibleEnd { (rowCells + visibleEnd).update(repeating: 0, count: runEnd - visibleEnd) }
+            spans[spanCount] = CoverageSpan(x: originX + runStart, count: visibleEnd - runStart, constant: 0,
+                                            values: UnsafePointer(coverage + runStart))
+            spanCount += 1
+            x = runEnd
+        }
+        // Clear what lies right of the visible columns (touched cells there
+        // were skipped by the break above).
+        while x < stride {
+            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
+            guard runStart < stride else { break }
+            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
+            (rowCells + runStart).update(repeating: 0, count: runEnd - runStart)
+            x = runEnd
+        }
+        return spanCount
+    }
+
+    /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
+    @inline(__always)
+    private static func nextBit(in bits: UnsafePointer<UInt64>, from: Int, limit: Int, set: Bool) -> Int {
+        guard from < limit else { return limit }
+        var wordIndex = from >> 6
+        let flip: UInt64 = set ? 0 : ~0
+        var word = (bits[wordIndex] ^ flip) & (~0 << UInt64(from & 63))
+        while word == 0 {
+            wordIndex += 1
+            if wordIndex << 6 >= limit { return limit }
+            word = bits[wordIndex] ^ flip
+        }
+        return min((wordIndex << 6) + word.trailingZeroBitCount, limit)
+    }
+
+    /// ⌊value⌋ without a libm call (`floorf` is not an instruction before
+    /// SSE4.1): truncate, then step down for negative fractions.
+    @inline(__always)
+    static func floor(_ value: Float) -> Int {
+        let truncated = Int(value)
+        return Float(truncated) > value ? truncated - 1 : truncated
+    }
+
+    /// ⌈value⌉ without a libm call.
+    @inline(__always)
+    static func ceiling(_ value: Float) -> Int {
+        let truncated = Int(value)
+        return Float(truncated) < value ? truncated + 1 : truncated
+    }
+
+    /// Sets the bits of cells `first ... last` (both in one row).
+    @inline(__always)
+    private static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, first: Int, last: Int) {
+        let firstWord = first >> 6, lastWord = last >> 6
+        let firstMask: UInt64 = ~0 << UInt64(first & 63)
+        let lastMask: UInt64 = ~0 >> UInt64(63 - (last & 63))
+        if firstWord == lastWord {
+            bits[firstWord] |= firstMask & lastMask
+        } else {
+            bits[firstWord] |= firstMask
+            var word = firstWord + 1
+            while word < lastWord { bits[word] = ~0; word += 1 }
+            bits[lastWord] |= lastMask
         }
     }
 
@@ -189,7 +358,8 @@ struct CoverageRasterizer {
     /// pieces above or below are dropped (they cover no row), pieces left of
     /// the bounds are moved onto its left side (they still cover whole rows
     /// to their right), pieces right of it are moved onto its right side
-    /// (where they touch no visible cell).
+    /// (where they touch no visible cell). Segments get chain numbers (a new
+    /// chain where a subpath turns up or down) and the path number `path`.
     private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32) {
         guard !bounds.isEmpty else { return }
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
@@ -220,9 +390,30 @@ struct CoverageRasterizer {
         }
     }
 
+    @inline(__always)
     private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
                                      chain: Int32, path: Int32) {
-        guard from.y != to.y else { return }
+        // Compare in Float: segments thinner than Float can tell apart carry no area.
+        guard Float(from.y) != Float(to.y) else { return }
+        // Most segments lie inside the bounds: no clipping to do.
+        if min(from.x, to.x) >= clip.x0 && max(from.x, to.x) <= clip.x1
+            && min(from.y, to.y) >= clip.y0 && max(from.y, to.y) <= clip.y1 {
+            if from.y < to.y {
+                edges.append(Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
+                                  yBottom: Float(to.y), direction: 1, chain: chain, path: path))
+            } else {
+                edges.append(Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
+                                  yBottom: Float(from.y), direction: -1, chain: chain, path: path))
+            }
+            return
+        }
+        addClippedSlowly(from, to, clip, chain: chain, path: path)
+    }
+
+    /// The general case of `addClipped`: the segment crosses a side of the bounds.
+    private mutating func addClippedSlowly(_ from: Point, _ to: Point,
+                                           _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
+                                           chain: Int32, path: Int32) {
         // Order top to bottom, remembering the direction.
         let direction: Float = from.y < to.y ? 1 : -1
         var top = from.y < to.y ? from : to
@@ -268,13 +459,38 @@ struct CoverageRasterizer {
     /// spans [x0, x1]; a cell gets the area between the segment and the
     /// cell's right side, and the cell after the segment gets the rest of the
     /// row's height, so the prefix sum carries it to the right.
+    /// Rows flagged in `skipRows` (indexed from `bandTop`) are left alone:
+    /// the exact pass fills them.
     @inline(__always)
-    static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>, stride: Int,
+    static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
+                           touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                            originX: Float, bandTop: Int, bandBottom: Int, skipRows: UnsafePointer<Bool>? = nil) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-        let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
-        let lastRow = min(bandBottom, Int(edge.yBottom.rounded(.up)))
+        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
+        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
         guard firstRow < lastRow else { return }
+        if edge.xTop == edge.xBottom {
+            // A vertical edge (the sides of boxes and callouts): the same
+            // cells and fractions in every row, computed once; the values are
+            // those of the general loop below, whose x offsets are then 0.
+            let xStart = edge.xTop - originX
+            let x0Cell = Int(max(xStart, 0))
+            let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
+            let left = 1 - middle
+            for row in firstRow..<lastRow {
+                if let skipRows, skipRows[row - bandTop] { continue }
+                let rowTop = max(Float(row), edge.yTop)
+                let rowBottom = min(Float(row + 1), edge.yBottom)
+                let height = rowBottom - rowTop
+                if height <= 0 { continue }
+                let signedHeight = height * edge.direction
+                let rowCells = cells + (row - bandTop) * stride
+                rowCells[x0Cell] += signedHeight * left
+                rowCells[x0Cell + 1] += signedHeight * middle
+                CoverageRasterizer.markTouched(touched + (row - bandTop) * wordsPerRow, first: x0Cell, last: x0Cell + 1)
+            }
+            return
+        }
         for row in firstRow..<lastRow {
             if let skipRows, skipRows[row - bandTop] { continue }
             let rowTop = max(Float(row), edge.yTop)
@@ -285,6 +501,7 @@ struct CoverageRasterizer {
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             let signedHeight = height * edge.direction
             let rowCells = cells + (row - bandTop) * stride
+            let rowTouched = touched + (row - bandTop) * wordsPerRow
             let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
             // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
             let x0Cell = Int(x0)
@@ -297,6 +514,7 @@ struct CoverageRasterizer {
                 let middle = 0.5 * (xStart + xEnd) - x0Floor
                 rowCells[x0Cell] += signedHeight * (1 - middle)
                 rowCells[x0Cell + 1] += signedHeight * middle
+                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x0Cell + 1)
             } else {
                 // Across cells: a triangle in the first cell, trapezoids in
                 // between (each 1/width of the height), a triangle at the end.
@@ -318,6 +536,7 @@ struct CoverageRasterizer {
                     rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
                 }
                 rowCells[x1Cell] += signedHeight * lastArea
+                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
             }
         }
     }

@@ -1,0 +1,52 @@
+@testable import PinmintRaster
+import Testing
+
+/// The vectorised compositing kernels against the one-channel-at-a-time formula.
+struct CompositingKernelTests {
+    @Test(arguments: [0, 1, 2, 3, 7, 64, 101], [UInt32(0), 1, 13107, 40000, 65535, 65536])
+    func blendRunMatchesTheScalarFormula(_ count: Int, _ keepFixed: UInt32) {
+        var random = SpanTests.SplitMix(state: UInt64(count) &* 31 &+ UInt64(keepFixed))
+        let source: (UInt16, UInt16, UInt16, UInt16) = (1234, 0, 65535 - UInt16(keepFixed >> 1), 4321)
+        let sourceLanes = [source.0, source.1, source.2, source.3]
+        // One guard pixel after the run must stay untouched.
+        var pixels = (0..<(count + 1) * 4).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+        let expected = pixels.enumerated().map { index, value -> UInt16 in
+            guard index < count * 4 else { return value }
+            return UInt16(truncatingIfNeeded: UInt32(sourceLanes[index % 4]) &+ ((UInt32(value) &* keepFixed) >> 16))
+        }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            Canvas.blendRun(buffer.baseAddress!, count: count, source: source, keepFixed: keepFixed)
+        }
+        #expect(pixels == expected)
+    }
+
+    /// A constant-coverage span (which blends each run of equal destination
+    /// pixels once) against the per-pixel kernel given that coverage per pixel.
+    @Test(arguments: [Float(0.25), 0.99999994, 1, 1.0000001], [BlendMode.sourceOver, .copy, .clear])
+    func constantSpanMatchesPerPixelCoverage(_ coverage: Float, _ blend: BlendMode) {
+        var random = SpanTests.SplitMix(state: UInt64(coverage.bitPattern))
+        let count = 40
+        // Runs of equal pixels and single ones.
+        var destination: [UInt16] = []
+        while destination.count < count * 4 {
+            let pixel = (0..<4).map { _ in UInt16.random(in: 0...UInt16.max, using: &random) }
+            for _ in 0..<Int.random(in: 1...6, using: &random) { destination += pixel }
+        }
+        destination = Array(destination.prefix(count * 4))
+        let color = SIMD4<Float>(30000.5, 1000.25, 65535 * 0.8, 65535 * 0.8)
+        let source = Canvas.SolidSource(color: color, blend: blend)
+        var expected = destination, actual = destination
+        let coverages = [Float](repeating: coverage, count: count)
+        expected.withUnsafeMutableBufferPointer { pixels in
+            coverages.withUnsafeBufferPointer { values in
+                Canvas.compositeSolid(row: pixels.baseAddress!, coverage: values, mask: nil, source: source,
+                                      overTransparent: false)
+            }
+        }
+        actual.withUnsafeMutableBufferPointer { pixels in
+            Canvas.compositeSolid(row: pixels.baseAddress!, count: count, coverage: coverage, mask: nil, source: source,
+                                  overTransparent: false)
+        }
+        #expect(actual == expected)
+    }
+}
