@@ -7,7 +7,8 @@
 /// both have an edge in one pixel (a fan of thin lines, a stroke's inner
 /// join). Such pixels can only occur where two different y-monotone chains
 /// of the path pass through the same pixel of a row, so rows are flagged by
-/// that test, and a flagged row is resolved exactly: it is cut into strips
+/// that test (accumulation records each pixel's chain as it goes), and a
+/// flagged row is resolved exactly: it is cut into strips
 /// at every segment end and crossing, inside which the edges neither begin,
 /// end nor cross; in each strip the winding number is known between every
 /// pair of neighbouring edges, and only the boundaries of the inside spans
@@ -17,11 +18,24 @@
 /// pixel row, only where needed.)
 struct ExactRowScratch {
     /// Per band row: does it need the exact treatment?
-    var flags: [Bool] = []
-    /// Per band row: the cell range each chain covers, before merging.
-    private var pieces: [(row: Int32, chain: Int32, first: Int32, last: Int32)] = []
-    /// Per band row: one cell range per chain.
-    private var merged: [(row: Int32, first: Int32, last: Int32)] = []
+    var flags: UnsafeMutablePointer<Bool> { flagStorage.pointer }
+    private let flagStorage = FlagStorage()
+
+    /// Row flags in memory of their own, so that they can be written while
+    /// the rasterizer's other buffers are borrowed.
+    private final class FlagStorage: @unchecked Sendable {
+        var pointer = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        var capacity = 1
+        init() { pointer.initialize(to: false) }
+        func ensure(_ count: Int) {
+            guard count > capacity else { return }
+            pointer.deallocate()
+            pointer = .allocate(capacity: count)
+            pointer.initialize(repeating: false, count: count)
+            capacity = count
+        }
+        deinit { pointer.deallocate() }
+    }
     private var rowEdges: [CoverageRasterizer.Edge] = []
     private var events: [Float] = []
     private var active: [(x: Float, index: Int)] = []
@@ -36,59 +50,25 @@ struct ExactRowScratch {
         horizontals.append((y, left, right, chain))
     }
 
-    /// Marks rows of the band where two chains touch the same pixel.
-    /// Returns whether any row was marked.
-    mutating func flagRows(_ edges: UnsafeBufferPointer<CoverageRasterizer.Edge>, bandTop: Int, bandBottom: Int) -> Bool {
-        let height = bandBottom - bandTop
-        if flags.count < height { flags = [Bool](repeating: false, count: height) }
-        for row in 0..<height { flags[row] = false }
-        pieces.removeAll(keepingCapacity: true)
-        for edge in edges where edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) {
-            let firstRow = max(bandTop, Int(edge.yTop.rounded(.down)))
-            let lastRow = min(bandBottom, Int(edge.yBottom.rounded(.up)))
-            let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-            for row in firstRow..<lastRow {
-                let top = max(Float(row), edge.yTop), bottom = min(Float(row + 1), edge.yBottom)
-                let xa = edge.xTop + (top - edge.yTop) * dxdy, xb = edge.xTop + (bottom - edge.yTop) * dxdy
-                pieces.append((Int32(row), edge.chain, Int32(min(xa, xb).rounded(.down)), Int32(max(xa, xb).rounded(.down))))
-            }
-        }
-        for horizontal in horizontals where horizontal.y >= Float(bandTop) && horizontal.y < Float(bandBottom) {
-            pieces.append((Int32(horizontal.y.rounded(.down)), horizontal.chain,
-                           Int32(horizontal.left.rounded(.down)), Int32(horizontal.right.rounded(.down))))
-        }
-        guard pieces.count > 1 else { return false }
-        // Merge each chain's pieces per row, then look for overlaps between chains.
-        pieces.sort { ($0.row, $0.chain, $0.first) < ($1.row, $1.chain, $1.first) }
-        merged.removeAll(keepingCapacity: true)
-        var previous: (row: Int32, chain: Int32)? = nil
-        for piece in pieces {
-            if let last = merged.last, let previous, previous.row == piece.row, previous.chain == piece.chain {
-                merged[merged.count - 1].first = min(last.first, piece.first)
-                merged[merged.count - 1].last = max(last.last, piece.last)
-            } else {
-                merged.append((piece.row, piece.first, piece.last))
-            }
-            previous = (piece.row, piece.chain)
-        }
-        merged.sort { ($0.row, $0.first) < ($1.row, $1.first) }
-        var any = false
-        var index = 0
-        while index < merged.count {
-            let row = merged[index].row
-            var reach = merged[index].last
-            var next = index + 1
-            while next < merged.count && merged[next].row == row {
-                if merged[next].first <= reach { flags[Int(row) - bandTop] = true; any = true }
-                reach = max(reach, merged[next].last)
-                next += 1
-            }
-            index = next
-        }
-        return any
+    /// Makes room for one flag per band row.
+    mutating func prepareFlags(rowCount: Int) {
+        flagStorage.ensure(rowCount)
     }
 
-    /// Accumulates the flagged rows of the band exactly.
+    /// Claims the pixels of the horizontal segments in the band: they carry
+    /// no area, but a horizontal edge meeting another chain inside a pixel
+    /// (the star's crossing on its horizontal side) needs the exact pass.
+    func claimHorizontals(touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int, originX: Float,
+                          width: Int, bandTop: Int, bandBottom: Int, ownership: CoverageRasterizer.Ownership) {
+        for horizontal in horizontals where horizontal.y >= Float(bandTop) && horizontal.y < Float(bandBottom) {
+            let row = CoverageRasterizer.floor(horizontal.y) - bandTop
+            let first = min(max(Int(max(horizontal.left - originX, 0)), 0), width)
+            let last = min(Int(max(horizontal.right - originX, 0)), width)
+            CoverageRasterizer.markTouched(touched + row * wordsPerRow, first: first, last: last)
+            ownership.claim(bandRow: row, stride: stride, first: first, last: last, chain: horizontal.chain)
+        }
+    }
+
     /// A row holding more edge pieces than this is accumulated the fast way
     /// instead: the exact pass tests every pair of pieces for a crossing, and
     /// input such as 70,000 dashes of 0.001 px must not take minutes.
@@ -100,6 +80,8 @@ struct ExactRowScratch {
         target = AccumulationTarget(cells: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                     originX: originX, bandTop: bandTop, bandBottom: bandBottom)
         for row in bandTop..<bandBottom where flags[row - bandTop] {
+            // Drop the fast pass's sums for this row; the exact pass replaces them.
+            (cells + (row - bandTop) * stride).update(repeating: 0, count: stride)
             resolveRow(row, edges: edges, rules: rules)
         }
     }

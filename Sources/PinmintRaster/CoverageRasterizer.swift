@@ -74,6 +74,10 @@ struct CoverageRasterizer {
     /// One bit per cell of the current band, set where an edge added area:
     /// `wordsPerRow` 64-bit words per row, cell c at bit c % 64 of word c / 64.
     private var touchedCells: [UInt64] = []
+    /// Per cell of the current band: the chain whose segment last passed
+    /// through that pixel, or -1. A second chain in the same pixel flags the
+    /// row for the exact pass (see CoverageRasterizer+ExactRows.swift).
+    private var cellOwners: [Int32] = []
     /// The spans of one row, handed to the caller.
     private var spans: [CoverageSpan] = []
     /// Scratch state for rows that need the exact per-region treatment.
@@ -164,6 +168,10 @@ struct CoverageRasterizer {
         if touchedCells.count < wordsPerRow * bandHeight {
             touchedCells = [UInt64](repeating: 0, count: wordsPerRow * bandHeight)
         }
+        if cellOwners.count < stride * bandHeight {
+            cellOwners = [Int32](repeating: -1, count: stride * bandHeight)
+        }
+        exactRows.prepareFlags(rowCount: bandHeight)
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
         if spans.count < stride + 2 {
             spans = [CoverageSpan](repeating: CoverageSpan(x: 0, count: 0, constant: 0, values: nil), count: stride + 2)
@@ -173,23 +181,39 @@ struct CoverageRasterizer {
         edges.withUnsafeBufferPointer { edges in
         accumulation.withUnsafeMutableBufferPointer { accumulation in
         touchedCells.withUnsafeMutableBufferPointer { touchedCells in
+        cellOwners.withUnsafeMutableBufferPointer { cellOwners in
         coverageRow.withUnsafeMutableBufferPointer { coverageRow in
         spans.withUnsafeMutableBufferPointer { spans in
-            let cells = accumulation.baseAddress!, touched = touchedCells.baseAddress!
+            let cells = accumulation.baseAddress!, touched = touchedCells.baseAddress!, owners = cellOwners.baseAddress!
             let coverage = coverageRow.baseAddress!, spanList = spans.baseAddress!
             var bandTop = firstRow
             while bandTop < lastRow {
                 let bandBottom = min(bandTop + bandHeight, lastRow)
-                let anyExact = exactRows.flagRows(edges, bandTop: bandTop, bandBottom: bandBottom)
-                exactRows.flags.withUnsafeBufferPointer { flags in
-                    let skip: UnsafePointer<Bool>? = anyExact ? flags.baseAddress! : nil
+                // Accumulate the shape; note which chain passes through each
+                // pixel, and flag rows where two chains share one.
+                let flags = exactRows.flags
+                let anyExact: Bool
+                do {
+                    flags.update(repeating: false, count: bandBottom - bandTop)
+                    let ownership = Ownership(owners: owners, flags: flags)
                     for index in 0..<edgeCount {
                         let edge = edges[index]
-                        guard edge.path == 0, edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
-                        CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
-                                                      wordsPerRow: wordsPerRow, originX: Float(originX),
-                                                      bandTop: bandTop, bandBottom: bandBottom, skipRows: skip)
+                        guard edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
+                        if edge.path == 0 {
+                            CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
+                                                          wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                          bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+                        } else {
+                            // Clip edges add no area; they only claim their pixels.
+                            CoverageRasterizer.claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                                                     originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
+                                                     ownership: ownership)
+                        }
                     }
+                    exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                                               originX: Float(originX), width: stride - 1, bandTop: bandTop,
+                                               bandBottom: bandBottom, ownership: ownership)
+                    anyExact = (0..<(bandBottom - bandTop)).contains { flags[$0] }
                 }
                 if anyExact {
                     exactRows.resolveFlaggedRows(edges, rules: pathRules, into: cells, touched: touched,
@@ -213,12 +237,68 @@ struct CoverageRasterizer {
                                                                 originX: originX, rule: rule, coverage: coverage,
                                                                 spans: spanList)
                     }
+                    CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
                     rowTouched.update(repeating: 0, count: wordsPerRow)
                     if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount), exact && clipped) }
                 }
                 bandTop = bandBottom
             }
-        }}}}}
+        }}}}}}
+    }
+
+    /// Where accumulation records which chain passes through which pixel.
+    struct Ownership {
+        /// Per cell of the band (`stride` a row): the chain, or -1.
+        var owners: UnsafeMutablePointer<Int32>
+        /// Per band row: two chains met in one of its pixels.
+        var flags: UnsafeMutablePointer<Bool>
+
+        /// Claims cells `first ... last` of band row `bandRow` for `chain`.
+        @inline(__always)
+        func claim(bandRow: Int, stride: Int, first: Int, last: Int, chain: Int32) {
+            let row = owners + bandRow &* stride
+            var cell = first
+            while cell <= last {
+                let owner = row[cell]
+                if owner != chain {
+                    if owner >= 0 { flags[bandRow] = true }
+                    row[cell] = chain
+                }
+                cell &+= 1
+            }
+        }
+    }
+
+    /// Resets the owners of a row's touched cells to -1 (every claimed cell is touched).
+    @inline(__always)
+    static func releaseOwners(_ rowOwners: UnsafeMutablePointer<Int32>, touched: UnsafePointer<UInt64>, stride: Int) {
+        var x = 0
+        while x < stride {
+            let runStart = nextBit(in: touched, from: x, limit: stride, set: true)
+            guard runStart < stride else { return }
+            let runEnd = nextBit(in: touched, from: runStart, limit: stride, set: false)
+            (rowOwners + runStart).update(repeating: -1, count: runEnd - runStart)
+            x = runEnd
+        }
+    }
+
+    /// Marks the pixels a clip edge passes through as its chain's, and as
+    /// touched (so that the row emits them per pixel and releases them), without adding area.
+    static func claim(_ edge: Edge, touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                      originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership) {
+        let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
+        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
+        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
+        guard firstRow < lastRow else { return }
+        for row in firstRow..<lastRow {
+            let rowTop = max(Float(row), edge.yTop), rowBottom = min(Float(row + 1), edge.yBottom)
+            if rowBottom <= rowTop { continue }
+            let xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
+            let first = Int(max(min(xStart, xEnd), 0)), last = min(Int(max(xStart, xEnd, 0)), stride - 1)
+            markTouched(touched + (row - bandTop) * wordsPerRow, first: first, last: last)
+            ownership.claim(bandRow: row - bandTop, stride: stride, first: first, last: last, chain: edge.chain)
+        }
     }
 
     /// The coverage for a winding area `sum` under `rule`.
@@ -308,7 +388,7 @@ struct CoverageRasterizer {
 
     /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
     @inline(__always)
-    private static func nextBit(in bits: UnsafePointer<UInt64>, from: Int, limit: Int, set: Bool) -> Int {
+    static func nextBit(in bits: UnsafePointer<UInt64>, from: Int, limit: Int, set: Bool) -> Int {
         guard from < limit else { return limit }
         var wordIndex = from >> 6
         let flip: UInt64 = set ? 0 : ~0
@@ -338,7 +418,7 @@ struct CoverageRasterizer {
 
     /// Sets the bits of cells `first ... last` (both in one row).
     @inline(__always)
-    private static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, first: Int, last: Int) {
+    static func markTouched(_ bits: UnsafeMutablePointer<UInt64>, first: Int, last: Int) {
         let firstWord = first >> 6, lastWord = last >> 6
         let firstMask: UInt64 = ~0 << UInt64(first & 63)
         let lastMask: UInt64 = ~0 >> UInt64(63 - (last & 63))
@@ -459,12 +539,12 @@ struct CoverageRasterizer {
     /// spans [x0, x1]; a cell gets the area between the segment and the
     /// cell's right side, and the cell after the segment gets the rest of the
     /// row's height, so the prefix sum carries it to the right.
-    /// Rows flagged in `skipRows` (indexed from `bandTop`) are left alone:
-    /// the exact pass fills them.
+    /// With `ownership`, the pixels the segment passes through are claimed
+    /// for its chain (flagging rows where chains meet).
     @inline(__always)
     static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                            touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                           originX: Float, bandTop: Int, bandBottom: Int, skipRows: UnsafePointer<Bool>? = nil) {
+                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
         let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
@@ -478,7 +558,6 @@ struct CoverageRasterizer {
             let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
             let left = 1 - middle
             for row in firstRow..<lastRow {
-                if let skipRows, skipRows[row - bandTop] { continue }
                 let rowTop = max(Float(row), edge.yTop)
                 let rowBottom = min(Float(row + 1), edge.yBottom)
                 let height = rowBottom - rowTop
@@ -488,11 +567,11 @@ struct CoverageRasterizer {
                 rowCells[x0Cell] += signedHeight * left
                 rowCells[x0Cell + 1] += signedHeight * middle
                 CoverageRasterizer.markTouched(touched + (row - bandTop) * wordsPerRow, first: x0Cell, last: x0Cell + 1)
+                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x0Cell, chain: edge.chain)
             }
             return
         }
         for row in firstRow..<lastRow {
-            if let skipRows, skipRows[row - bandTop] { continue }
             let rowTop = max(Float(row), edge.yTop)
             let rowBottom = min(Float(row + 1), edge.yBottom)
             let height = rowBottom - rowTop
@@ -515,6 +594,7 @@ struct CoverageRasterizer {
                 rowCells[x0Cell] += signedHeight * (1 - middle)
                 rowCells[x0Cell + 1] += signedHeight * middle
                 CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x0Cell + 1)
+                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x0Cell, chain: edge.chain)
             } else {
                 // Across cells: a triangle in the first cell, trapezoids in
                 // between (each 1/width of the height), a triangle at the end.
@@ -537,6 +617,7 @@ struct CoverageRasterizer {
                 }
                 rowCells[x1Cell] += signedHeight * lastArea
                 CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
+                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x1Cell - 1, chain: edge.chain)
             }
         }
     }
