@@ -458,9 +458,11 @@ struct CoverageRasterizer {
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
                         addClipped(from, to, clip, chain: chain, path: path)
-                    } else if from.x != to.x && from.y >= clip.y0 && from.y < clip.y1 {
+                    } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
+                                && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
                         // another chain inside a pixel the row needs the exact pass.
+                        // One lying on a row boundary is inside no row's pixels.
                         let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
                         let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
                         exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
