@@ -21,7 +21,7 @@ public enum Script: String, CaseIterable, Sendable {
         case .cyrillic: "АЯаяЖ"
         case .han: "中国萬我的"
         case .kana: "あいアイン"
-        case .hangul: "가한글힣"
+        case .hangul: "가한글나"
         case .arabic: "ابجع"
         case .hebrew: "אבגש"
         case .thai: "กขคฮ"
