@@ -179,7 +179,8 @@ final class FreeTypeFace {
 }
 
 /// Collects FT_Outline_Decompose's callbacks into a Path: FreeType's 26.6
-/// pixels with y up become Doubles with y down. Reached through the `user`
+/// pixels with y up become Doubles with y down, and curves become line
+/// segments exactly where FreeType's own rasterizer would put them (`GlyphFlattening`). Reached through the `user`
 /// pointer, never through globals.
 private struct OutlineBuilder {
     var path = Path()
@@ -192,9 +193,13 @@ private struct OutlineBuilder {
         let pointer: UnsafeMutablePointer<OutlineBuilder>
         func move(_ p: FT_Vector) { pointer.pointee.path.close(); pointer.pointee.path.move(to: point(p)) }
         func line(_ p: FT_Vector) { pointer.pointee.path.line(to: point(p)) }
-        func quad(_ c: FT_Vector, _ p: FT_Vector) { pointer.pointee.path.quadCurve(to: point(p), control: point(c)) }
+        func quad(_ c: FT_Vector, _ p: FT_Vector) {
+            let start = pointer.pointee.path.currentPoint ?? point(c)
+            GlyphFlattening.quadratic(from: start, control: point(c), to: point(p), into: &pointer.pointee.path)
+        }
         func cubic(_ c1: FT_Vector, _ c2: FT_Vector, _ p: FT_Vector) {
-            pointer.pointee.path.curve(to: point(p), control1: point(c1), control2: point(c2))
+            let start = pointer.pointee.path.currentPoint ?? point(c1)
+            GlyphFlattening.cubic(from: start, point(c1), point(c2), to: point(p), into: &pointer.pointee.path)
         }
         private func point(_ v: FT_Vector) -> Point { Point(Double(v.x) / 64, -Double(v.y) / 64) }
     }
