@@ -113,6 +113,7 @@ do {
     switch arguments.first {
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
+    case "text": try runTextBench(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400
         var index = 1
