@@ -77,10 +77,9 @@ import Testing
         for scalar in "萬成Ab".unicodeScalars {
             let difference = try CrispnessTests.compare(face, scalar, pixelSize: 12, hinting: .light,
                                                         emboldenStrength: FontFallback.emboldenStrength(pixelSize: 12))
-            // FreeType sums signed coverage and clamps it, so where emboldened
-            // strokes overlap its edge pixels come out darker than the exact
-            // nonzero coverage we compute (up to 42/255 on 萬's crossings).
-            #expect(difference.mean <= 2 && difference.maximum <= 64, "'\(scalar)': \(difference)")
+            // (FreeType sums signed coverage and clamps it, so where emboldened strokes
+            // overlap its edge pixels can come out darker than our exact nonzero coverage.)
+            #expect(difference.mean <= 2 && difference.maximum <= 32, "'\(scalar)': \(difference)")
         }
     }
 
