@@ -58,7 +58,8 @@ let package = Package(
         .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
         .testTarget(
             name: "PinmintTextTests",
-            dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"]),
+            dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],
+            exclude: ["Fixtures"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]

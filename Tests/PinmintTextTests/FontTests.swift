@@ -92,4 +92,22 @@ import Testing
         let bounds = try #require(first.path.bounds)
         #expect(bounds.maxY > 1, "g descends below the baseline (y down)")
     }
+
+    /// FT_Get_Kerning on a face that has a `kern` table (a fixture made from
+    /// Noto Sans with two of its GPOS pairs: A V −40, T o −70 per 1000 units).
+    @Test(arguments: [("AV", -40.0), ("To", -70.0), ("VA", 0.0)])
+    func kernTablePairsNarrowTheLine(pair: String, units: Double) throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let library = try FontLibrary(folders: [fixtures])
+        let face = try #require(library.face(family: "Pinmint Kern Fixture"))
+        #expect(face.hasKerningTable)
+        let scalars = Array(pair.unicodeScalars)
+        let left = try #require(face.glyph(for: scalars[0])), right = try #require(face.glyph(for: scalars[1]))
+        #expect(abs(try face.kerning(left, right, pixelSize: 100) - units / 10) < 0.02)
+        let style = TextStyle(fontSize: 100, hinting: .none)
+        let together = try TextLayout(text: pair, style: style, fallback: FontFallback(faces: [face]))
+        let apart = try face.outline(glyph: left, pixelSize: 100, hinting: .none).advance
+            + face.outline(glyph: right, pixelSize: 100, hinting: .none).advance
+        #expect(abs(together.lines[0].width - (apart + units / 10)) < 0.02, "width \(together.lines[0].width), apart \(apart)")
+    }
 }
