@@ -13,7 +13,8 @@ public final class FontLibrary {
     public let freeType: FreeTypeLibrary
     /// The folders searched, in order.
     public let folders: [String]
-    /// Every face found, in folder order, then by file name and face index.
+    /// Every face found, in folder order, then by file name and face index;
+    /// a family and style already found in an earlier folder is skipped.
     public let faces: [FontFace]
     /// Files that could not be read, each with its reason (not fatal).
     public let problems: [FontError]
@@ -41,10 +42,16 @@ public final class FontLibrary {
         self.freeType = freeType
         self.folders = folders
         var faces: [FontFace] = [], problems: [FontError] = []
+        var styles = Set<String>()
         for file in FontLibrary.fontFiles(in: folders) {
             do {
                 let count = try FontFace.faceCount(file: file, library: freeType)
-                for index in 0..<count { faces.append(try FontFace(file: file, index: index, library: freeType)) }
+                for index in 0..<count {
+                    let face = try FontFace(file: file, index: index, library: freeType)
+                    // The first folder to hold a family's style wins; later copies are skipped.
+                    guard styles.insert("\(face.family.lowercased())\u{0}\(face.style.lowercased())").inserted else { continue }
+                    faces.append(face)
+                }
             } catch {
                 problems.append(error)
             }

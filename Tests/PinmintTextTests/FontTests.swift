@@ -110,4 +110,34 @@ import Testing
             + face.outline(glyph: right, pixelSize: 100, hinting: .none).advance
         #expect(abs(together.lines[0].width - (apart + units / 10)) < 0.02, "width \(together.lines[0].width), apart \(apart)")
     }
+
+    /// A family with only a regular face lends it, emboldened, to bold text.
+    @Test func familyWithoutBoldGetsSyntheticBold() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-regular-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("NotoSans-Regular-Subset.ttf").path,
+            withDestinationPath: FontLibrary.shippedFontsFolder + "/NotoSans-Regular-Subset.ttf")
+        let library = try FontLibrary(folders: [folder.path])
+        let bold = library.fallback(families: ["Noto Sans"], weight: 700)
+        #expect(bold.members.count == 1 && bold.members[0].syntheticBold && bold.members[0].face.weight == 400)
+        #expect(!library.fallback(families: ["Noto Sans"], weight: 400).members[0].syntheticBold)
+        let regular = try TextLayout(text: "Shop", fallback: library.fallback(families: ["Noto Sans"]))
+        let emboldened = try TextLayout(text: "Shop", fallback: bold)
+        #expect(emboldened.lines[0].width > regular.lines[0].width)
+    }
+
+    /// The first folder holding a family's style wins; the copy in a later folder is skipped.
+    @Test func earlierFoldersWinForTheSameFamilyAndStyle() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("copy.ttf").path,
+            withDestinationPath: FontLibrary.shippedFontsFolder + "/NotoSans-Regular-Subset.ttf")
+        let library = try FontLibrary(folders: [folder.path, FontLibrary.shippedFontsFolder])
+        #expect(library.faces.count == 4)
+        #expect(library.face(family: "Noto Sans", weight: 400)?.file.hasSuffix("copy.ttf") == true)
+    }
 }

@@ -124,6 +124,22 @@ import Testing
         // The shipped families have real bold faces, so no synthetic bold is used for them.
         #expect(library.fallback(weight: 700).members.allSatisfy { !$0.syntheticBold && $0.face.isBold })
     }
+
+    /// At @1x a fractional origin still puts the baseline on a whole pixel:
+    /// the drawing is the same as at the rounded origin.
+    @Test(arguments: [(0.3, 0.4), (0.5, 0.49), (1.2, 2.7)])
+    func fractionalOriginsDrawOnWholePixels(x: Double, y: Double) throws {
+        let (_, fallback) = try latinAndCJK()
+        let layout = try TextLayout(text: "5200萬", fallback: fallback)
+        let shifted = try Canvas(width: 60, height: 24), rounded = try Canvas(width: 60, height: 24)
+        try layout.draw(on: shifted, at: Point(x, y))
+        try layout.draw(on: rounded, at: Point(x.rounded(), y.rounded()))
+        #expect(shifted.straightRGBA8() == rounded.straightRGBA8())
+        // The rows of the digits' flat bottoms are fully covered: the baseline is on a pixel edge.
+        let baselineRow = Int(y.rounded() + layout.lines[0].baseline) - 1
+        let alpha = alpha8(rounded)
+        #expect((0..<60).map { alpha[baselineRow * 60 + $0] }.contains(255))
+    }
 }
 
 extension String {
