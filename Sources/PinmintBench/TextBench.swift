@@ -22,7 +22,7 @@ func runTextBench(_ arguments: [String]) throws {
     guard fallback.members.count == 2 else { print("PinmintBench: the shipped fonts were not found"); exit(1) }
     let style = TextStyle(fontSize: 12)
     let measured = try TextLayout(text: label, style: style, fallback: fallback, scale: scale)
-    let canvas = try Canvas(width: Int(measured.pixelSize2D.width) + 2, height: Int(measured.pixelSize2D.height) + 2)
+    let canvas = try Canvas(width: Int(measured.deviceSize.width) + 2, height: Int(measured.deviceSize.height) + 2)
 
     func median(_ body: () throws -> Void) rethrows -> Double {
         var samples: [Double] = []

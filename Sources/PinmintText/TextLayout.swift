@@ -48,7 +48,7 @@ public struct TextLayout {
     /// Width and height of the layout box in device pixels, whole numbers:
     /// the widest line (or `maxWidth`, when alignment needs the box) by the
     /// lines' height.
-    public let pixelSize2D: Size
+    public let deviceSize: Size
     /// Characters no face of the chain has; each was drawn as the first
     /// face's .notdef box. In order of first appearance, without repeats.
     public let missingCharacters: [Unicode.Scalar]
@@ -56,7 +56,7 @@ public struct TextLayout {
     public let isTruncated: Bool
 
     /// The layout box in points: what a marker reserves for the text.
-    public var size: Size { Size(pixelSize2D.width / scale, pixelSize2D.height / scale) }
+    public var size: Size { Size(deviceSize.width / scale, deviceSize.height / scale) }
 
     /// One warning line when characters are missing, e.g.
     /// "no font has a glyph for: ☃ (U+2603)"; nil otherwise.
@@ -68,12 +68,19 @@ public struct TextLayout {
 
     /// Lays out `text` (newlines start paragraphs) with `style` at `scale`
     /// device pixels per point. Throws `FontError` when FreeType fails to
-    /// load a glyph, or when the fallback chain is empty.
+    /// load a glyph, when the fallback chain is empty, or for a font size,
+    /// scale or maximum width that is not positive and finite.
     public init(text: String, style: TextStyle = TextStyle(), fallback: FontFallback,
                 scale: Double = 1) throws(FontError) {
         guard !fallback.isEmpty else { throw FontError(file: "fallback", problem: "no font faces to lay out text with") }
         guard scale.isFinite, scale > 0, style.fontSize.isFinite, style.fontSize > 0 else {
             throw FontError(file: "layout", problem: "font size \(style.fontSize) and scale \(scale) must be positive")
+        }
+        if let maxWidth = style.maxWidth, !(maxWidth.isFinite && maxWidth > 0) {
+            throw FontError(file: "layout", problem: "maximum width \(maxWidth) must be positive and finite")
+        }
+        guard style.letterSpacing.isFinite, style.lineHeight?.isFinite ?? true else {
+            throw FontError(file: "layout", problem: "letter spacing and line height must be finite")
         }
         var setter = LineSetter(style: style, fallback: fallback, scale: scale)
         for paragraph in TextLayout.paragraphs(text) {
@@ -114,7 +121,7 @@ public struct TextLayout {
         }
         self.lines = lines
         let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
-        pixelSize2D = Size(style.alignment == .left ? widest.rounded(.up) : boxWidth,
+        deviceSize = Size(style.alignment == .left ? widest.rounded(.up) : boxWidth,
                            (lastBaseline + metrics.descent).rounded(.up))
     }
 

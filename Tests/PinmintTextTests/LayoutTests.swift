@@ -27,9 +27,9 @@ import Testing
         #expect(layout.size.width > 34 && layout.size.width < 44, "width \(layout.size.width)")
         // Height is the CJK face's line box (~1.45 em), rounded up to whole pixels.
         #expect(layout.size.height > 15 && layout.size.height < 19, "height \(layout.size.height)")
-        #expect(layout.pixelSize2D.width == layout.pixelSize2D.width.rounded())
+        #expect(layout.deviceSize.width == layout.deviceSize.width.rounded())
         // Everything drawn lies inside the measured box.
-        let canvas = try Canvas(width: Int(layout.pixelSize2D.width) + 4, height: Int(layout.pixelSize2D.height) + 4)
+        let canvas = try Canvas(width: Int(layout.deviceSize.width) + 4, height: Int(layout.deviceSize.height) + 4)
         try layout.draw(on: canvas, at: Point(2 / scale, 2 / scale))
         let alpha = alpha8(canvas)
         for y in 0..<canvas.height {
@@ -139,6 +139,17 @@ import Testing
         let baselineRow = Int(y.rounded() + layout.lines[0].baseline) - 1
         let alpha = alpha8(rounded)
         #expect((0..<60).map { alpha[baselineRow * 60 + $0] }.contains(255))
+    }
+
+    @Test(arguments: [(12.0, 1.0, 40.0), (0, 1, 40), (12, .nan, 40), (12, 1, 0), (12, 1, .infinity), (-3, 2, 40)])
+    func invalidSizesThrowInsteadOfDrawingNonsense(fontSize: Double, scale: Double, maxWidth: Double) throws {
+        let (_, fallback) = try latinAndCJK()
+        let style = TextStyle(fontSize: fontSize, maxWidth: maxWidth)
+        if fontSize == 12 && scale == 1 && maxWidth == 40 {
+            _ = try TextLayout(text: "ok", style: style, fallback: fallback, scale: scale)
+        } else {
+            #expect(throws: FontError.self) { try TextLayout(text: "x", style: style, fallback: fallback, scale: scale) }
+        }
     }
 }
 
