@@ -85,7 +85,6 @@ public struct TextLayout {
         var setter = LineSetter(style: style, fallback: fallback, scale: scale)
         for paragraph in TextLayout.paragraphs(text) {
             try setter.setParagraph(paragraph)
-            if setter.didTruncate { break }
         }
         try setter.applyLineLimit()
         self.style = style

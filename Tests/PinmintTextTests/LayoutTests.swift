@@ -85,6 +85,9 @@ import Testing
         #expect(scalars.count == 3, "two 12 px hanzi and the ellipsis fit in 40 px: \(scalars)")
         let short = try TextLayout(text: "我是", style: style, fallback: fallback)
         #expect(!short.isTruncated && short.lines[0].glyphs.count == 2)
+        // Each paragraph is cut on its own: a long first line does not drop the second.
+        let two = try TextLayout(text: "我是商户地址我是\n张三", style: style, fallback: fallback)
+        #expect(two.lines.count == 2 && two.lines[1].glyphs.map(\.scalar) == ["张", "三"])
     }
 
     @Test func maxLinesEndsTheLastLineWithAnEllipsis() throws {
