@@ -56,7 +56,24 @@ public struct TextLayout {
     public let isTruncated: Bool
 
     /// The layout box in points: what a marker reserves for the text.
+    /// Ink can stick out of it by a glyph's overhang (see `inkBounds`) and by
+    /// a halo's width.
     public var size: Size { Size(deviceSize.width / scale, deviceSize.height / scale) }
+
+    /// The union of the glyph outlines' bounds in device pixels, relative to
+    /// the layout box's top-left corner (no halo); nil when nothing is drawn.
+    public var inkBounds: Rect? {
+        var union: Rect? = nil
+        for line in lines {
+            for glyph in line.glyphs {
+                guard let bounds = glyph.outline.path.bounds else { continue }
+                let placed = Rect(x: bounds.minX + line.x + glyph.x, y: bounds.minY + line.baseline,
+                                  width: bounds.width, height: bounds.height)
+                union = union.map { $0.union(placed) } ?? placed
+            }
+        }
+        return union
+    }
 
     /// One warning line when characters are missing, e.g.
     /// "no font has a glyph for: ☃ (U+2603)"; nil otherwise.

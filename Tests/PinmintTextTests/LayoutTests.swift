@@ -28,6 +28,8 @@ import Testing
         // Height is the CJK face's line box (~1.45 em), rounded up to whole pixels.
         #expect(layout.size.height > 15 && layout.size.height < 19, "height \(layout.size.height)")
         #expect(layout.deviceSize.width == layout.deviceSize.width.rounded())
+        let ink = try #require(layout.inkBounds)
+        #expect(ink.minX >= 0 && ink.minY >= 0 && ink.maxX <= layout.deviceSize.width && ink.maxY <= layout.deviceSize.height)
         // Everything drawn lies inside the measured box.
         let canvas = try Canvas(width: Int(layout.deviceSize.width) + 4, height: Int(layout.deviceSize.height) + 4)
         try layout.draw(on: canvas, at: Point(2 / scale, 2 / scale))
