@@ -17,7 +17,7 @@ func runTextBench(_ arguments: [String]) throws {
     let label = "5200萬", scale = 2.0
     let openStart = DispatchTime.now().uptimeNanoseconds
     let library = try FontLibrary(folders: [FontLibrary.shippedFontsFolder])
-    let fallback = library.fallback()
+    let fallback = try library.fallback()
     let openMicroseconds = Double(DispatchTime.now().uptimeNanoseconds - openStart) / 1000
     guard fallback.members.count == 2 else { print("PinmintBench: the shipped fonts were not found"); exit(1) }
     let style = TextStyle(fontSize: 12)

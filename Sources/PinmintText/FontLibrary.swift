@@ -8,6 +8,10 @@ import Foundation
 /// `shippedFontsFolder`), then the system folders `/usr/share/fonts`,
 /// `/usr/local/share/fonts` and `~/.fonts`. Earlier folders win when two
 /// faces have the same family and style. Folders that do not exist are skipped.
+///
+/// Scanning reads each face's names, weight and script coverage and closes
+/// it again (`descriptors`); faces are opened for drawing only when asked
+/// for, so a system with thousands of fonts does not run out of file handles.
 public final class FontLibrary {
     /// The FreeType instance every face of this library belongs to.
     public let freeType: FreeTypeLibrary
@@ -15,9 +19,10 @@ public final class FontLibrary {
     public let folders: [String]
     /// Every face found, in folder order, then by file name and face index;
     /// a family and style already found in an earlier folder is skipped.
-    public let faces: [FontFace]
+    public let descriptors: [FontDescriptor]
     /// Files that could not be read, each with its reason (not fatal).
     public let problems: [FontError]
+    private var openFaces: [String: FontFace] = [:]
 
     /// The system font folders searched by `standard`.
     public static var systemFolders: [String] {
@@ -41,22 +46,23 @@ public final class FontLibrary {
         if let library { freeType = library } else { freeType = try FreeTypeLibrary() }
         self.freeType = freeType
         self.folders = folders
-        var faces: [FontFace] = [], problems: [FontError] = []
+        var descriptors: [FontDescriptor] = [], problems: [FontError] = []
         var styles = Set<String>()
         for file in FontLibrary.fontFiles(in: folders) {
             do {
                 let count = try FontFace.faceCount(file: file, library: freeType)
                 for index in 0..<count {
-                    let face = try FontFace(file: file, index: index, library: freeType)
+                    let descriptor = FontDescriptor(try FontFace(file: file, index: index, library: freeType))
                     // The first folder to hold a family's style wins; later copies are skipped.
-                    guard styles.insert("\(face.family.lowercased())\u{0}\(face.style.lowercased())").inserted else { continue }
-                    faces.append(face)
+                    let style = "\(descriptor.family.lowercased())\u{0}\(descriptor.style.lowercased())"
+                    guard styles.insert(style).inserted else { continue }
+                    descriptors.append(descriptor)
                 }
             } catch {
                 problems.append(error)
             }
         }
-        self.faces = faces
+        self.descriptors = descriptors
         self.problems = problems
     }
 
@@ -85,20 +91,31 @@ public final class FontLibrary {
     /// Family names, in the order first found.
     public var families: [String] {
         var seen = Set<String>()
-        return faces.map(\.family).filter { seen.insert($0).inserted }
+        return descriptors.map(\.family).filter { seen.insert($0).inserted }
     }
 
     /// The face of `family` (case-insensitive) closest to `weight` (100…900)
     /// and `italic`: an exact style match first, then the nearest weight
-    /// (CSS's rule: for bold requests, heavier first). Nil when the family is unknown.
-    public func face(family: String, weight: Int = 400, italic: Bool = false) -> FontFace? {
-        let candidates = faces.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
+    /// (CSS's rule: for bold requests, heavier first). Nil when the family is
+    /// unknown. Opens the face on first use; throws when that fails.
+    public func face(family: String, weight: Int = 400, italic: Bool = false) throws(FontError) -> FontFace? {
+        let candidates = descriptors.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
         guard !candidates.isEmpty else { return nil }
         let styled = candidates.filter { $0.isItalic == italic }
         let pool = styled.isEmpty ? candidates : styled
-        return pool.min { a, b in
+        let best = pool.min { a, b in
             FontLibrary.weightDistance(a.weight, to: weight) < FontLibrary.weightDistance(b.weight, to: weight)
-        }
+        }!
+        return try open(best)
+    }
+
+    /// The open face for a descriptor (opened once, then shared).
+    public func open(_ descriptor: FontDescriptor) throws(FontError) -> FontFace {
+        let key = "\(descriptor.index)\u{0}\(descriptor.file)"
+        if let face = openFaces[key] { return face }
+        let face = try FontFace(file: descriptor.file, index: descriptor.index, library: freeType)
+        openFaces[key] = face
+        return face
     }
 
     private static func weightDistance(_ candidate: Int, to wanted: Int) -> Int {
@@ -116,12 +133,36 @@ public final class FontLibrary {
     /// `weight`. A family without a face of that weight lends its nearest
     /// face, emboldened when bold was asked for and the face is not bold.
     public func fallback(families: [String] = FontLibrary.defaultFamilies, weight: Int = 400,
-                         italic: Bool = false) -> FontFallback {
+                         italic: Bool = false) throws(FontError) -> FontFallback {
         var members: [FontFallback.Member] = []
         for family in families {
-            guard let face = face(family: family, weight: weight, italic: italic) else { continue }
+            guard let face = try face(family: family, weight: weight, italic: italic) else { continue }
             members.append(FontFallback.Member(face: face, syntheticBold: weight >= 600 && !face.isBold))
         }
         return FontFallback(members: members)
+    }
+}
+
+/// What a scan learned about one face, without keeping it open.
+public struct FontDescriptor: Sendable, Hashable {
+    public let file: String
+    /// The face's index inside the file (0 for TTF and OTF).
+    public let index: Int
+    public let family: String
+    public let style: String
+    /// OS/2 weight class, 100…900 (see `FontFace.weight`).
+    public let weight: Int
+    public let isItalic: Bool
+    /// The scripts the face covers (see `Script`).
+    public let scripts: [Script]
+
+    public init(_ face: FontFace) {
+        file = face.file
+        index = face.index
+        family = face.family
+        style = face.style
+        weight = face.weight
+        isItalic = face.isItalic
+        scripts = face.scripts
     }
 }

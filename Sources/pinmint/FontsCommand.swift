@@ -53,7 +53,7 @@ func runFonts(_ rawArguments: [String]) throws {
     }
     var listings: [FamilyListing] = []
     for family in library.families {
-        let faces = library.faces.filter { $0.family == family }
+        let faces = library.descriptors.filter { $0.family == family }
         let covered = Set(faces.flatMap(\.scripts))
         listings.append(FamilyListing(
             family: family,

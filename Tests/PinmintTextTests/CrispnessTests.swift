@@ -59,7 +59,7 @@ import Testing
         let library = try shippedLibrary()
         for family in ["Noto Sans", "Noto Sans CJK SC"] {
             for weight in [400, 700] {
-                let face = try #require(library.face(family: family, weight: weight))
+                let face = try #require(try library.face(family: family, weight: weight))
                 let glyphs = family == "Noto Sans" ? CrispnessTests.latinGlyphs : CrispnessTests.cjkGlyphs
                 for scalar in glyphs.unicodeScalars {
                     let difference = try CrispnessTests.compare(face, scalar, pixelSize: pixelSize, hinting: hinting)
@@ -73,7 +73,7 @@ import Testing
 
     @Test func syntheticBoldMatchesFreeTypeToo() throws {
         let library = try shippedLibrary()
-        let face = try #require(library.face(family: "Noto Sans CJK SC", weight: 400))
+        let face = try #require(try library.face(family: "Noto Sans CJK SC", weight: 400))
         for scalar in "萬成Ab".unicodeScalars {
             let difference = try CrispnessTests.compare(face, scalar, pixelSize: 12, hinting: .light,
                                                         emboldenStrength: FontFallback.emboldenStrength(pixelSize: 12))
@@ -107,7 +107,7 @@ import Testing
     @Test(arguments: [("Noto Sans", CrispnessTests.latinGlyphs), ("Noto Sans CJK SC", CrispnessTests.cjkGlyphs)])
     func lightHintingIsCrisperThanNoneAt12Pixels(family: String, glyphs: String) throws {
         let library = try shippedLibrary()
-        let face = try #require(library.face(family: family))
+        let face = try #require(try library.face(family: family))
         let none = try CrispnessTests.fuzziness(face, glyphs, pixelSize: 12, hinting: .none)
         let light = try CrispnessTests.fuzziness(face, glyphs, pixelSize: 12, hinting: .light)
         #expect(light < none - 0.05, "light \(light) none \(none)")

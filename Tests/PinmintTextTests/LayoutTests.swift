@@ -120,14 +120,14 @@ import Testing
 
     @Test func syntheticBoldWhenTheFamilyHasNoBoldFace() throws {
         let library = try shippedLibrary()
-        let regular = try #require(library.face(family: "Noto Sans", weight: 400))
+        let regular = try #require(try library.face(family: "Noto Sans", weight: 400))
         let synthetic = FontFallback(members: [.init(face: regular, syntheticBold: true)])
         let plain = FontFallback(faces: [regular])
         let bold = try TextLayout(text: "Hi", fallback: synthetic)
         let normal = try TextLayout(text: "Hi", fallback: plain)
         #expect(bold.lines[0].width > normal.lines[0].width)
         // The shipped families have real bold faces, so no synthetic bold is used for them.
-        #expect(library.fallback(weight: 700).members.allSatisfy { !$0.syntheticBold && $0.face.isBold })
+        #expect(try library.fallback(weight: 700).members.allSatisfy { !$0.syntheticBold && $0.face.isBold })
     }
 
     /// At @1x a fractional origin still puts the baseline on a whole pixel:

@@ -48,7 +48,7 @@ import Testing
 
     static func render(_ input: Input) throws -> Canvas {
         let library = try shippedLibrary()
-        let layout = try TextLayout(text: input.text, style: input.style, fallback: library.fallback(weight: input.weight),
+        let layout = try TextLayout(text: input.text, style: input.style, fallback: try library.fallback(weight: input.weight),
                                     scale: input.scale)
         let margin = 4.0
         let canvas = try Canvas(width: Int(((layout.size.width + 2 * margin) * input.scale).rounded(.up)),

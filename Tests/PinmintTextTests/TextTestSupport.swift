@@ -10,7 +10,7 @@ func shippedLibrary() throws -> FontLibrary {
 
 func latinAndCJK(weight: Int = 400) throws -> (library: FontLibrary, fallback: FontFallback) {
     let library = try shippedLibrary()
-    return (library, library.fallback(weight: weight))
+    return (library, try library.fallback(weight: weight))
 }
 
 /// Alpha channel of a canvas as 8-bit values.
