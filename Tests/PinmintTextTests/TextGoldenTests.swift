@@ -36,8 +36,8 @@ import Testing
                 case "halo":
                     let parts = value.split(separator: " ")
                     halo = TextHalo(color: try Color(parsing: String(parts[0])), width: try #require(Double(String(parts[1]))))
-                case "max-width": style.maxWidth = try #require(Double(value))
-                case "max-lines": style.maxLines = try #require(Int(value))
+                case "max-width": style.maxWidth = try #require(Double(value) as Double?)
+                case "max-lines": style.maxLines = try #require(Int(value) as Int?)
                 case "alignment": style.alignment = try #require(TextAlignment(rawValue: value))
                 default: Issue.record("unknown key '\(key)'")
                 }
