@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Pinmint: map-marker bitmaps drawn by our own rasterizer.
-// Dependencies point one way: geometry -> raster -> svg / png -> the command.
+// Dependencies point one way: geometry -> raster -> svg / png / text -> the command.
 import PackageDescription
 
 /// One settings array shared by every Swift target.
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PinmintRaster", targets: ["PinmintRaster"]),
         .library(name: "PinmintSVG", targets: ["PinmintSVG"]),
         .library(name: "PinmintPNG", targets: ["PinmintPNG"]),
+        .library(name: "PinmintText", targets: ["PinmintText"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -23,21 +24,28 @@ let package = Package(
         .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: swiftSettings),
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
         .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
+        .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
+                swiftSettings: swiftSettings),
 
         // MARK: C shims
         // libpng reports errors by longjmp; the shim keeps every setjmp inside C.
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        // FreeType's function-like macros become pinmint_ft_ inline functions; a
+        // system-library target so that pkg-config's include path (freetype2)
+        // reaches both the shim header and the Swift code that imports it.
+        .systemLibrary(name: "CFreeTypeShim", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
         // MARK: Tool
         .executableTarget(
             name: "pinmint",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
             swiftSettings: swiftSettings),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -48,6 +56,10 @@ let package = Package(
             dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
             resources: []),
         .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
+        .testTarget(
+            name: "PinmintTextTests",
+            dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],
+            exclude: ["Fixtures"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]

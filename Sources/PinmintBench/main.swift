@@ -146,6 +146,7 @@ do {
         try writeReplay(to: arguments[1])
     case "checksum":
         try printChecksums()
+    case "text": try runTextBench(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
@@ -159,7 +160,7 @@ do {
         }
         try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | PinmintBench checksum | PinmintBench run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

@@ -73,6 +73,8 @@ do {
         print("pinmint \(version)")
     case "render":
         try runRender(Array(commandLine.dropFirst()))
+    case "fonts":
+        try runFonts(Array(commandLine.dropFirst()))
     case let other?:
         throw UsageError(message: "unknown command '\(other)' (commands: render; see 'pinmint --help')")
     }

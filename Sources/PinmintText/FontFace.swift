@@ -1,0 +1,146 @@
+import PinmintGeometry
+
+/// One face of a font file (TTF, OTF with CFF outlines, or one face of a
+/// TTC collection), with a cache of its glyph outlines.
+///
+/// Sizes are em sizes in device pixels (a 12 pt label drawn @2x is 24 px).
+/// Not thread-safe: a face belongs to one `FreeTypeLibrary`, which FreeType
+/// lets one thread use at a time.
+public final class FontFace {
+    let freeType: FreeTypeFace
+
+    /// The file the face was loaded from.
+    public let file: String
+    /// The face's index inside the file (0 for TTF and OTF).
+    public let index: Int
+    /// Family name from the font, e.g. "Noto Sans CJK SC".
+    public let family: String
+    /// Style name from the font, e.g. "Bold".
+    public let style: String
+    /// OS/2 weight class, 100 (thin) … 400 (regular) … 700 (bold) … 900.
+    /// Faces without an OS/2 table report 700 when flagged bold, else 400.
+    public let weight: Int
+    public let isItalic: Bool
+    /// Design units per em (1000 for CFF fonts, often 2048 for TrueType).
+    public let unitsPerEm: Int
+    /// True when the face has a `kern` table, which `FontFace.kerning` reads.
+    /// Kerning kept only in GPOS (as in Noto) needs a shaper and is not applied.
+    public let hasKerningTable: Bool
+
+    private var outlines: [GlyphKey: GlyphOutline] = [:]
+
+    /// Opens face `index` of a font file. Throws `FontError` when the file
+    /// is missing, not a font, the index is out of range, or the face has no outlines.
+    public init(file: String, index: Int = 0, library: FreeTypeLibrary) throws(FontError) {
+        freeType = try FreeTypeFace(library: library, file: file, index: index)
+        self.file = file
+        self.index = index
+        family = freeType.familyName
+        style = freeType.styleName
+        let weightClass = freeType.weightClass
+        weight = weightClass > 0 ? weightClass : (freeType.isBold ? 700 : 400)
+        isItalic = freeType.isItalic
+        unitsPerEm = freeType.unitsPerEm
+        hasKerningTable = freeType.hasKerningTable
+    }
+
+    /// How many faces `file` holds: 1 for TTF and OTF, the count for a TTC.
+    public static func faceCount(file: String, library: FreeTypeLibrary) throws(FontError) -> Int {
+        try FreeTypeFace.faceCount(library: library, file: file)
+    }
+
+    /// True for weights of 600 (semibold) and above.
+    public var isBold: Bool { weight >= 600 }
+
+    /// The glyph for a Unicode scalar, or nil when the face has none.
+    public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+        let glyph = freeType.glyphIndex(of: scalar)
+        return glyph == 0 ? nil : glyph
+    }
+
+    /// True when the face has a glyph for every scalar of `text`.
+    public func covers(_ text: String) -> Bool { text.unicodeScalars.allSatisfy { glyph(for: $0) != nil } }
+
+    /// Line metrics at `pixelSize` pixels per em, in pixels, unrounded.
+    public func metrics(pixelSize: Double) -> FontMetrics {
+        let design = freeType.designMetrics
+        let scale = pixelSize / Double(unitsPerEm)
+        return FontMetrics(ascent: Double(design.ascender) * scale, descent: -Double(design.descender) * scale,
+                           lineHeight: Double(design.height) * scale)
+    }
+
+    /// The `kern`-table adjustment in pixels between two glyphs at `pixelSize`
+    /// (usually negative); 0 without a `kern` table (see `hasKerningTable`).
+    public func kerning(_ left: UInt32, _ right: UInt32, pixelSize: Double) throws(FontError) -> Double {
+        guard hasKerningTable else { return 0 }
+        try freeType.setPixelSize(GlyphKey.size26Dot6(pixelSize))
+        return freeType.kerning(left, right)
+    }
+
+    /// A glyph's outline at `pixelSize`, in pixels with y down and the origin
+    /// on the baseline at the pen position. `emboldenStrength` (pixels, 0 for
+    /// none) thickens the outline with FT_Outline_Embolden for synthetic bold.
+    /// Cached per glyph, size, hinting and strength.
+    public func outline(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
+                        emboldenStrength: Double = 0) throws(FontError) -> GlyphOutline {
+        let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
+        if let cached = outlines[key] { return cached }
+        try freeType.setPixelSize(key.size26Dot6)
+        let loaded = try freeType.outline(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
+        let outline = GlyphOutline(path: loaded.path, advance: loaded.advance)
+        outlines[key] = outline
+        return outline
+    }
+
+    /// FreeType's own rendering of the glyph (FT_Render_Glyph) with the same
+    /// parameters as `outline`: the reference the crispness tests compare with.
+    public func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
+                                emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
+        let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
+        try freeType.setPixelSize(key.size26Dot6)
+        return try freeType.referenceBitmap(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
+    }
+
+    /// Forgets every cached outline (the benchmark's cold start).
+    public func removeCachedOutlines() { outlines.removeAll() }
+
+    /// How many outlines are cached.
+    public var cachedOutlineCount: Int { outlines.count }
+}
+
+/// Vertical metrics of a face at one size, in pixels, y down.
+public struct FontMetrics: Hashable, Sendable {
+    /// From the baseline up to the top of the line box (positive).
+    public var ascent: Double
+    /// From the baseline down to the bottom of the line box (positive).
+    public var descent: Double
+    /// Baseline-to-baseline distance the font recommends (ascent + descent + line gap).
+    public var lineHeight: Double
+}
+
+/// A glyph's outline at one size: pixels, y down, origin on the baseline.
+public struct GlyphOutline: Sendable {
+    public let path: Path
+    /// How far the pen moves after the glyph, in pixels.
+    public let advance: Double
+}
+
+/// What an outline depends on; sizes in 26.6 fixed point, as FreeType sees them.
+struct GlyphKey: Hashable {
+    let glyph: UInt32
+    let size26Dot6: Int
+    let hinting: Hinting
+    let embolden26Dot6: Int
+
+    init(glyph: UInt32, pixelSize: Double, hinting: Hinting, emboldenStrength: Double) {
+        self.glyph = glyph
+        size26Dot6 = GlyphKey.size26Dot6(pixelSize)
+        self.hinting = hinting
+        embolden26Dot6 = Int((max(0, emboldenStrength) * 64).rounded())
+    }
+
+    /// FreeType accepts sizes from 1/64 px; Pinmint caps them at 4096 px.
+    static func size26Dot6(_ pixelSize: Double) -> Int {
+        Int((min(max(pixelSize, 1.0 / 64), 4096) * 64).rounded())
+    }
+}

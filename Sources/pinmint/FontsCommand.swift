@@ -1,0 +1,77 @@
+import Foundation
+import PinmintText
+
+let fontsHelp = """
+Usage: pinmint fonts [--font-dir DIR]... [--no-system] [--json]
+
+Lists the font families Pinmint can use, with their styles and the scripts
+they cover. Folders are searched in this order: each --font-dir, Pinmint's
+own Fonts/ (or $PINMINT_FONTS), then /usr/share/fonts, /usr/local/share/fonts
+and ~/.fonts. Text falls back from the Latin family (Noto Sans) to the CJK
+family (Noto Sans CJK SC); scripts that need shaping (Arabic, Hebrew, Indic,
+Thai) are listed when covered but are not laid out correctly.
+
+Options:
+  --font-dir DIR   also search DIR (repeatable; must exist)
+  --no-system      skip the system font folders
+  --json           print JSON: [{"family", "scripts", "faces": [{"style",
+                   "weight", "italic", "file", "index"}]}]
+  -h, --help       this help
+"""
+
+/// One family as `pinmint fonts --json` prints it.
+private struct FamilyListing: Encodable {
+    struct Face: Encodable {
+        let style: String
+        let weight: Int
+        let italic: Bool
+        let file: String
+        let index: Int
+    }
+    let family: String
+    let scripts: [String]
+    let faces: [Face]
+}
+
+func runFonts(_ rawArguments: [String]) throws {
+    if rawArguments.contains("--help") || rawArguments.contains("-h") { print(fontsHelp); return }
+    let arguments = try Arguments(command: "pinmint fonts", arguments: rawArguments, valueOptions: ["--font-dir"],
+                                  flagOptions: ["--json", "--no-system"], repeatable: ["--font-dir"])
+    guard arguments.positionals.isEmpty else {
+        throw UsageError(message: "pinmint fonts: unexpected argument '\(arguments.positionals[0])'")
+    }
+    let userFolders = arguments.allValues("--font-dir")
+    for folder in userFolders {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError(message: "pinmint fonts: --font-dir '\(folder)' is not a folder")
+        }
+    }
+    let library = try FontLibrary.standard(userFolders: userFolders, includeSystem: !arguments.flag("--no-system"))
+    for problem in library.problems {
+        FileHandle.standardError.write(Data("pinmint: warning: \(problem)\n".utf8))
+    }
+    var listings: [FamilyListing] = []
+    for family in library.families {
+        let faces = library.descriptors.filter { $0.family == family }
+        let covered = Set(faces.flatMap(\.scripts))
+        listings.append(FamilyListing(
+            family: family,
+            scripts: Script.allCases.filter(covered.contains).map(\.rawValue),
+            faces: faces.map { .init(style: $0.style, weight: $0.weight, italic: $0.isItalic, file: $0.file, index: $0.index) }))
+    }
+    if arguments.flag("--json") {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(listings), as: UTF8.self))
+        return
+    }
+    if listings.isEmpty { print("no fonts found in: \(library.folders.joined(separator: ", "))"); return }
+    for listing in listings {
+        let styles = listing.faces.map { "\($0.style) (\($0.weight))" }
+        print(listing.family)
+        print("  styles:  \(styles.joined(separator: ", "))")
+        print("  scripts: \(listing.scripts.isEmpty ? "none of the listed scripts" : listing.scripts.joined(separator: ", "))")
+        print("  files:   \(Set(listing.faces.map(\.file)).sorted().joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import PinmintText
+import Testing
+
+@Suite struct FontTests {
+    @Test func shippedFolderHoldsLatinAndCJKInTwoWeights() throws {
+        let library = try shippedLibrary()
+        #expect(library.problems.isEmpty)
+        #expect(library.families.sorted() == ["Noto Sans", "Noto Sans CJK SC"])
+        for family in library.families {
+            #expect(try library.face(family: family, weight: 400)?.weight == 400)
+            #expect(try library.face(family: family, weight: 700)?.weight == 700)
+        }
+    }
+
+    @Test(arguments: [
+        ("Noto Sans", [Script.latin, .greek, .cyrillic]),
+        ("Noto Sans CJK SC", [Script.latin, .han, .kana, .hangul]),
+    ])
+    func scriptsCovered(family: String, expected: [Script]) throws {
+        let library = try shippedLibrary()
+        let scripts = try #require(try library.face(family: family)).scripts
+        for script in expected where family != "Noto Sans" || script == .latin {
+            #expect(scripts.contains(script), "\(family) should cover \(script.rawValue)")
+        }
+        #expect(!scripts.contains(.arabic))
+    }
+
+    @Test func everySeedCharacterIsInTheCJKSubset() throws {
+        let library = try shippedLibrary()
+        let cjk = try #require(try library.face(family: "Noto Sans CJK SC"))
+        // shared/ sits beside the checkout (CI) or at /work/shared (sessions).
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [checkout.deletingLastPathComponent().appendingPathComponent("shared/seeds").path,
+                          "/work/shared/seeds"]
+        var texts = ["5200萬成我是商户名我是商户地址图片中name很模糊"]  // the labels MARKERS.md quotes
+        if let seeds = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            for file in try FileManager.default.contentsOfDirectory(atPath: seeds) where file.hasSuffix(".txt") {
+                texts.append(try String(contentsOfFile: seeds + "/" + file, encoding: .utf8))
+            }
+        }
+        var missing = Set<Unicode.Scalar>()
+        for text in texts {
+            for scalar in text.unicodeScalars where scalar.value >= 0x20 && cjk.glyph(for: scalar) == nil { missing.insert(scalar) }
+        }
+        #expect(missing.isEmpty, "missing: \(String(String.UnicodeScalarView(missing)))")
+    }
+
+    @Test(arguments: ["萬成我是商户名", "あいうえおアイウエオ", "한글가나다", "學體邊龜鬱", "働峠込畑"])
+    func subsetCoversCharacterSets(text: String) throws {
+        let library = try shippedLibrary()
+        #expect(try #require(try library.face(family: "Noto Sans CJK SC")).covers(text))
+    }
+
+    @Test func metricsScaleWithPixelSize() throws {
+        let library = try shippedLibrary()
+        let latin = try #require(try library.face(family: "Noto Sans"))
+        let at12 = latin.metrics(pixelSize: 12), at24 = latin.metrics(pixelSize: 24)
+        #expect(at12.ascent > 12 * 0.9 && at12.ascent < 12 * 1.2)
+        #expect(at12.descent > 0 && at12.descent < 12 * 0.4)
+        #expect(abs(at24.lineHeight - 2 * at12.lineHeight) < 1e-9)
+        #expect(at12.lineHeight >= at12.ascent + at12.descent - 1e-9)
+    }
+
+    @Test func missingFileThrowsNamingIt() throws {
+        let freeType = try FreeTypeLibrary()
+        #expect(throws: FontError.self) { try FontFace(file: "/nonexistent/font.ttf", library: freeType) }
+    }
+
+    /// Noto keeps its kerning in GPOS, which needs a shaper: no `kern` table,
+    /// so FT_Get_Kerning adds nothing and "AV" is A's advance plus V's.
+    @Test func notoHasNoKernTableSoKerningIsZero() throws {
+        let library = try shippedLibrary()
+        let latin = try #require(try library.face(family: "Noto Sans"))
+        #expect(!latin.hasKerningTable)
+        let a = try #require(latin.glyph(for: "A")), v = try #require(latin.glyph(for: "V"))
+        #expect(try latin.kerning(a, v, pixelSize: 12) == 0)
+    }
+
+    @Test func outlinesAreCachedPerSizeAndHinting() throws {
+        let library = try shippedLibrary()
+        let latin = try #require(try library.face(family: "Noto Sans"))
+        let glyph = try #require(latin.glyph(for: "g"))
+        let first = try latin.outline(glyph: glyph, pixelSize: 12)
+        _ = try latin.outline(glyph: glyph, pixelSize: 12)
+        #expect(latin.cachedOutlineCount == 1)
+        _ = try latin.outline(glyph: glyph, pixelSize: 24)
+        _ = try latin.outline(glyph: glyph, pixelSize: 12, hinting: .none)
+        #expect(latin.cachedOutlineCount == 3)
+        #expect(first.advance > 5 && first.advance < 8)
+        let bounds = try #require(first.path.bounds)
+        #expect(bounds.maxY > 1, "g descends below the baseline (y down)")
+    }
+
+    /// FT_Get_Kerning on a face that has a `kern` table (a fixture made from
+    /// Noto Sans with two of its GPOS pairs: A V −40, T o −70 per 1000 units).
+    @Test(arguments: [("AV", -40.0), ("To", -70.0), ("VA", 0.0)])
+    func kernTablePairsNarrowTheLine(pair: String, units: Double) throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let library = try FontLibrary(folders: [fixtures])
+        let face = try #require(try library.face(family: "Pinmint Kern Fixture"))
+        #expect(face.hasKerningTable)
+        let scalars = Array(pair.unicodeScalars)
+        let left = try #require(face.glyph(for: scalars[0])), right = try #require(face.glyph(for: scalars[1]))
+        #expect(abs(try face.kerning(left, right, pixelSize: 100) - units / 10) < 0.02)
+        let style = TextStyle(fontSize: 100, hinting: .none)
+        let together = try TextLayout(text: pair, style: style, fallback: FontFallback(faces: [face]))
+        let apart = try face.outline(glyph: left, pixelSize: 100, hinting: .none).advance
+            + face.outline(glyph: right, pixelSize: 100, hinting: .none).advance
+        #expect(abs(together.lines[0].width - (apart + units / 10)) < 0.02, "width \(together.lines[0].width), apart \(apart)")
+    }
+
+    /// A family with only a regular face lends it, emboldened, to bold text.
+    @Test func familyWithoutBoldGetsSyntheticBold() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-regular-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("NotoSans-Regular-Subset.ttf").path,
+            withDestinationPath: FontLibrary.shippedFontsFolder + "/NotoSans-Regular-Subset.ttf")
+        let library = try FontLibrary(folders: [folder.path])
+        let bold = try library.fallback(families: ["Noto Sans"], weight: 700)
+        #expect(bold.members.count == 1 && bold.members[0].syntheticBold && bold.members[0].face.weight == 400)
+        let plain = try library.fallback(families: ["Noto Sans"], weight: 400)
+        #expect(!plain.members[0].syntheticBold)
+        let regular = try TextLayout(text: "Shop", fallback: try library.fallback(families: ["Noto Sans"]))
+        let emboldened = try TextLayout(text: "Shop", fallback: bold)
+        #expect(emboldened.lines[0].width > regular.lines[0].width)
+    }
+
+    /// The first folder holding a family's style wins; the copy in a later folder is skipped.
+    @Test func earlierFoldersWinForTheSameFamilyAndStyle() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("copy.ttf").path,
+            withDestinationPath: FontLibrary.shippedFontsFolder + "/NotoSans-Regular-Subset.ttf")
+        let library = try FontLibrary(folders: [folder.path, FontLibrary.shippedFontsFolder])
+        #expect(library.descriptors.count == 4)
+        #expect(try library.face(family: "Noto Sans", weight: 400)?.file.hasSuffix("copy.ttf") == true)
+    }
+}
