@@ -37,7 +37,7 @@ let package = Package(
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests

@@ -111,6 +111,7 @@ func run(baselineFile: String?, iterations: Int) throws {
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
+    case "png": try PNGBench.main(Array(arguments.dropFirst()))
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
     case "run":
