@@ -47,7 +47,8 @@ let package = Package(
             name: "PinmintSVGTests",
             dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
             resources: []),
-        .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
+        // Resources/ (PngSuite and its reference table) is read from disk by path.
+        .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"], exclude: ["Resources"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]

@@ -172,6 +172,21 @@ static int pinmint_check_header(const uint8_t *data, size_t size, const pinmint_
         snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: image size %ux%u is empty", width, height);
         return pinmint_png_error;
     }
+    int bit_depth = data[24], color_type = data[25];
+    int valid_depth;
+    switch (color_type) {
+    case 0: valid_depth = bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8 || bit_depth == 16; break;
+    case 3: valid_depth = bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8; break;
+    case 2: case 4: case 6: valid_depth = bit_depth == 8 || bit_depth == 16; break;
+    default:
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: IHDR: colour type %d does not exist", color_type);
+        return pinmint_png_error;
+    }
+    if (!valid_depth) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: IHDR: bit depth %d is not allowed for colour type %d",
+                 bit_depth, color_type);
+        return pinmint_png_error;
+    }
     if (width > options->max_side || height > options->max_side ||
         (uint64_t)width * (uint64_t)height > options->max_pixels) {
         snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY,

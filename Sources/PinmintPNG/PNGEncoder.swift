@@ -133,7 +133,9 @@ public enum PNGEncoder {
                 return [cached("rgba") { packTrueColor(bytes, width: width, height: height, opaque: false) }]
             }
             var result: [LibPNG.PackedImage] = []
-            if reduction == .palette, let colors = analysis.colors {
+            // Grey and opaque with 8-bit indices: grey8 stores the same bytes without a PLTE.
+            if reduction == .palette, let colors = analysis.colors,
+               everyType || !(analysis.isGrey && analysis.isOpaque && indexBitDepth(forColorCount: colors.count) == 8) {
                 result.append(cached("palette") { packPalette(bytes, width: width, height: height, colors: colors) })
                 if !everyType { return result }
             }
