@@ -94,9 +94,10 @@ struct PNGDecoderLimitsTests {
     }
 
     /// Inputs the fuzzer (make fuzz) found or kept; each must decode or be refused, never crash.
-    @Test func fuzzerInputsAreHandled() throws {
+    @Test(arguments: ["regressions", "corpus"])
+    func fuzzerInputsAreHandled(_ subfolder: String) throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/regressions").standardized
+            .appendingPathComponent("../../Fuzz/\(subfolder)").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0 != "README.md" }
         #expect(!files.isEmpty)
         for file in files {
