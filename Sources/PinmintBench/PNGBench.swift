@@ -8,7 +8,8 @@ import PinmintSVG
 /// measured in the same run. Images: the marker scenes rendered from
 /// Golden/scenes at @1x/@2x/@3x, and a 2048×2048 sprite-like sheet of
 /// tiled marker renders. `--write DIR` saves each image's libpng-defaults
-/// and `small` PNGs for tools/oxipng_compare.py.
+/// and `small` PNGs for tools/oxipng_compare.py. `--tune` lists, per image,
+/// which of `small`'s trials win (for choosing them).
 enum PNGBench {
     static let sceneNames = ["callout", "price-tag", "pin", "ring", "callout-shadow"]
 
@@ -133,32 +134,17 @@ enum PNGBench {
 }
 
 extension PNGBench {
-    /// `PinmintBench png --tune`: size and time of single settings on the
-    /// scenes, for choosing each mode's settings (development aid).
+    /// `PinmintBench png --tune`: the four smallest of `small`'s trials per
+    /// image (index, zlib strategy, filter mask, bytes); a development aid.
     static func tune() throws {
-        let all = try pictures()
-        let names = ["callout@2x", "pin@3x", "ring@3x", "callout-shadow@2x", "sheet-2048x2048"]
-        var grid: [(String, PNGEncoder.Settings)] = [("libpng", .libpngDefaults)]
-        for reduction in [PNGEncoder.Settings.ColorReduction.channels] {
-            for (filterName, filters) in [("none", PNGEncoder.Settings.Filters.none), ("up", .up), ("none+up", [.none, .up]),
-                                          ("none+sub+up", [.none, .sub, .up])] {
-                for (strategyName, strategy) in [("default", PNGEncoder.Settings.Strategy.default)] {
-                    for level in [4, 5, 6] {
-                        grid.append(("\(reduction) \(filterName) \(strategyName) \(level)",
-                                     PNGEncoder.Settings(colorReduction: reduction, level: level, strategy: strategy, filters: filters)))
-                    }
-                }
+        for picture in try pictures() {
+            let trials = PNGEncoder.trials(for: .small, pixelCount: picture.width * picture.height)
+            let sizes = try trials.map { setting in
+                try PNGEncoder.encode(straightRGBA8: picture.rgba, width: picture.width, height: picture.height, trying: [setting]).count
             }
-        }
-        for picture in all where names.contains(picture.name) {
-            print("== \(picture.name)")
-            for (label, setting) in grid {
-                var bytes: [UInt8] = []
-                let elapsed = try time(budget: 0.05, maximum: 20) {
-                    bytes = try PNGEncoder.encode(straightRGBA8: picture.rgba, width: picture.width, height: picture.height, trying: [setting])
-                }
-                print(label.padding(toLength: 30, withPad: " ", startingAt: 0), String(format: "%9.0f %8d", elapsed, bytes.count))
-            }
+            let ranked = zip(trials.indices, sizes).sorted { $0.1 < $1.1 }.prefix(4)
+                .map { "#\($0.0) \(trials[$0.0].strategy) \(trials[$0.0].filters.rawValue) \($0.1)" }
+            print(picture.name.padding(toLength: 22, withPad: " ", startingAt: 0), ranked.joined(separator: " | "))
         }
     }
 }

@@ -22,13 +22,16 @@ public enum PNGEncoder {
         case fast
         /// The balance used unless asked otherwise: colour reduction (palette
         /// when ≤ 256 colours), no row filter, one zlib pass at level 4.
-        /// On marker scenes 3× or more faster than libpng's defaults and
-        /// smaller; on many-colour images (a 2048² sprite sheet) less of a
-        /// gain and up to ~15% larger (see `make bench`).
+        /// Measured against libpng's defaults (`make bench`): marker scenes
+        /// of ≤ 256 colours 4–8× faster and 0.5–0.9× the size (callout @2x
+        /// 7.5×, 0.67×); images with more colours (no palette) 1.7–3× faster,
+        /// and a 2048² sprite sheet ~13% larger.
         case `default`
-        /// Smallest file: tries every lossless colour type, each filter and
-        /// two zlib strategies at level 9 and keeps the smallest (fewer
-        /// trials above 512×512 pixels). Many times slower than `default`.
+        /// Smallest file: tries every lossless colour type, three filter
+        /// choices (none, Sub, libpng's adaptive) and two zlib strategies at
+        /// level 9, and keeps the smallest (fewer trials above 512×512
+        /// pixels). Up, Average and Paeth alone never won on the marker
+        /// scenes (`PinmintBench png --tune`). Many times slower than `default`.
         case small
     }
 
@@ -93,7 +96,7 @@ public enum PNGEncoder {
             return [Settings(colorReduction: .palette, level: 4, strategy: .default, filters: .none)]
         case .small:
             let filters: [Settings.Filters] = pixelCount <= 512 * 512
-                ? [.none, .sub, .up, .average, .paeth, .all] : [.none, .all]
+                ? [.none, .sub, .all] : [.none, .all]
             let strategies: [Settings.Strategy] = pixelCount <= 512 * 512 ? [.default, .filtered] : [.default]
             return strategies.flatMap { strategy in
                 filters.map { Settings(colorReduction: .palette, level: 9, strategy: strategy, filters: $0, indexedFilters: $0) }
@@ -103,7 +106,7 @@ public enum PNGEncoder {
 
     /// Encodes straight-alpha RGBA8 pixels (width × height × 4 bytes).
     /// - Parameters:
-    ///   - pixelRatio: written to pHYs as 72 dpi × pixelRatio (> 0).
+    ///   - pixelRatio: written to pHYs as 72 dpi × pixelRatio; 0, negative or not finite writes no pHYs.
     ///   - mode: how hard to compress (default `.default`).
     /// - Throws: `PNGError` (file "memory") when the buffer does not match the size.
     public static func encode(straightRGBA8 bytes: [UInt8], width: Int, height: Int,
@@ -122,7 +125,9 @@ public enum PNGEncoder {
         }
         guard !settings.isEmpty else { throw PNGError(file: "memory", problem: "no encoder settings given") }
         // 72 dpi is 2834.6 pixels per metre.
-        let pixelsPerMeter = UInt32(min(Double(UInt32.max >> 1), max(0, (72 / 0.0254 * pixelRatio).rounded())))
+        // A ratio that is not a positive finite number writes no pHYs chunk.
+        let pixelsPerMeter = pixelRatio.isFinite && pixelRatio > 0
+            ? UInt32(min(Double(UInt32.max >> 1), (72 / 0.0254 * pixelRatio).rounded())) : 0
         let widest = settings.map(\.colorReduction).max { rank($0) < rank($1) } ?? .none
         let analysis = widest == .none ? nil : analyse(bytes, countColors: widest == .palette)
 

@@ -18,7 +18,9 @@ FILE or IN may be '-' for standard input. Output is written atomically.
 A file that is not a PNG, is truncated or corrupt, or is over the size
 limits (16384 pixels a side, 16777216 pixels) is an error (exit code 2).
 Gamma: sRGB and iCCP files are taken as sRGB (profiles are not applied);
-a gAMA chunk alone is corrected for a 2.2 display, as browsers do.
+a gAMA chunk alone is corrected for a 2.2 display, as browsers do, so
+convert writes the corrected pixels without gAMA. convert writes 8 bits
+per channel (16-bit sources rounded to nearest) and keeps the pHYs ratio.
 """
 
 /// Reads `--png MODE` (default `.default`).
@@ -89,7 +91,8 @@ func infoText(_ info: PNGInfo) -> String {
 }
 
 func infoJSON(_ info: PNGInfo) -> String {
-    let chunks = info.chunks.map { "{\"type\":\"\($0.type.unicodeScalars.map { $0.isASCII && $0.value >= 32 && $0 != "\"" && $0 != "\\" ? String($0) : String(format: "\\u%04x", $0.value) }.joined())\",\"length\":\($0.length)}" }
+    // libpng refuses chunk names that are not four ASCII letters, so they need no escaping.
+    let chunks = info.chunks.map { "{\"type\":\"\($0.type)\",\"length\":\($0.length)}" }
     return "{\"width\":\(info.width),\"height\":\(info.height),\"colorType\":\(info.colorType),"
         + "\"colorTypeName\":\"\(info.colorTypeName)\",\"bitDepth\":\(info.bitDepth),"
         + "\"interlace\":\"\(info.interlaced ? "adam7" : "none")\",\"chunks\":[\(chunks.joined(separator: ","))]}"

@@ -75,3 +75,11 @@ struct PNGEncoderModeTests {
         }
     }
 }
+
+extension PNGEncoderModeTests {
+    @Test(arguments: [0.0, -1, .nan, .infinity])
+    func aMeaninglessPixelRatioWritesNoPHYs(_ ratio: Double) throws {
+        let bytes = try PNGEncoder.encode(straightRGBA8: [1, 2, 3, 255], width: 1, height: 1, pixelRatio: ratio)
+        #expect(try !PNGInfo(bytes).chunks.contains { $0.type == "pHYs" })
+    }
+}
