@@ -75,10 +75,10 @@ enum PNGBench {
               + "(RGBA8, adaptive filters, level 6) in the same run.")
         print("speed = baseline µs / mode µs (higher is faster); size = mode bytes / baseline bytes (lower is smaller)")
         let header = ["image", "libpng µs", "bytes"] + PNGEncoder.Mode.allCases.flatMap { ["\($0) µs", "bytes", "speed", "size"] }
-            + ["decode µs"]
+            + ["decode µs"]  // decoding the `default` output
         print(header.map { $0.padding(toLength: $0 == "image" ? 22 : 10, withPad: " ", startingAt: 0) }.joined())
         var logSpeed: [PNGEncoder.Mode: Double] = [:], logSize: [PNGEncoder.Mode: Double] = [:]
-        var count = 0
+        var count = 0, verdict = ""
         for picture in try pictures() {
             let big = picture.width * picture.height > 1_000_000
             let budget = big ? 2.0 : 0.3, maximum = big ? 5 : iterations
@@ -88,7 +88,7 @@ enum PNGBench {
                                                  trying: [.libpngDefaults])
             }
             var cells = [String(format: "%.0f", baselineTime), "\(baseline.count)"]
-            var defaultBytes = baseline
+            var defaultBytes = baseline, defaultSpeed: Double? = nil, defaultSize: Double? = nil
             for mode in PNGEncoder.Mode.allCases {
                 var bytes: [UInt8] = []
                 let elapsed = try time(budget: budget, maximum: mode == .small ? max(3, maximum / 10) : maximum) {
@@ -100,11 +100,15 @@ enum PNGBench {
                 let speed = baselineTime / elapsed, size = Double(bytes.count) / Double(baseline.count)
                 logSpeed[mode, default: 0] += log(speed); logSize[mode, default: 0] += log(size)
                 cells += [String(format: "%.0f", elapsed), "\(bytes.count)", String(format: "%.2fx", speed), String(format: "%.3f", size)]
-                if mode == .default { defaultBytes = bytes }
+                if mode == .default { defaultBytes = bytes; defaultSpeed = speed; defaultSize = size }
                 if mode == .small, let writeFolder {
                     try Data(bytes).write(to: URL(fileURLWithPath: "\(writeFolder)/\(picture.name).small.png"))
                     try Data(baseline).write(to: URL(fileURLWithPath: "\(writeFolder)/\(picture.name).libpng.png"))
                 }
+            }
+            if picture.name == "callout@2x", let speed = defaultSpeed, let size = defaultSize {
+                verdict = String(format: "callout@2x, default vs libpng defaults: %.2fx faster, %.3f of the size (target: ≥ 3x, ≤ 1) ", speed, size)
+                    + (speed >= 3 && size <= 1 ? "met" : "NOT met")
             }
             let decodeTime = try time(budget: budget, maximum: maximum) { _ = try PNGDecoder.decode(defaultBytes) }
             cells.append(String(format: "%.0f", decodeTime))
@@ -116,6 +120,7 @@ enum PNGBench {
             print("geometric mean over \(count) images, \(mode): speed \(String(format: "%.2fx", exp(logSpeed[mode]! / Double(count)))), "
                   + "size \(String(format: "%.3f", exp(logSize[mode]! / Double(count)))) of libpng defaults")
         }
+        print(verdict)
     }
 
     static func main(_ arguments: [String]) throws {

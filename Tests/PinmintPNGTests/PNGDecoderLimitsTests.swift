@@ -110,3 +110,18 @@ struct PNGDecoderLimitsTests {
         }
     }
 }
+
+extension PNGDecoderLimitsTests {
+    /// A real decompression bomb: 4096×4096 transparent pixels in a few KB.
+    /// Within a 1-megapixel limit it is refused from its header alone.
+    @Test func decompressionBombIsRefusedByThePixelLimit() throws {
+        let side = 4096
+        let bomb = try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 0, count: side * side * 4),
+                                         width: side, height: side, mode: .fast)
+        #expect(bomb.count < 100_000)
+        let error = #expect(throws: PNGError.self) {
+            try PNGDecoder.decode(bomb, name: "bomb.png", limits: .init(maximumPixelCount: 1 << 20))
+        }
+        #expect(error?.problem.contains("4096x4096 pixels exceeds the limit") == true)
+    }
+}
