@@ -23,8 +23,8 @@ public enum PNGEncoder {
         /// The balance used unless asked otherwise: colour reduction (palette
         /// when ≤ 256 colours), no row filter, one zlib pass at level 4.
         /// Measured against libpng's defaults (`make bench`): marker scenes
-        /// of ≤ 256 colours 4–8× faster and 0.5–0.9× the size (callout @2x
-        /// 7.5×, 0.67×); images with more colours (no palette) 1.7–3× faster,
+        /// of ≤ 256 colours 5–9× faster and 0.5–0.9× the size (callout @2x
+        /// 6.5×, 0.67×); images with more colours (no palette) 2–3× faster,
         /// and a 2048² sprite sheet ~13% larger.
         case `default`
         /// Smallest file: tries every lossless colour type, three filter
