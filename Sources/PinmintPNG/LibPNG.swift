@@ -74,9 +74,10 @@ enum LibPNG {
 
     static func decode(_ bytes: [UInt8], name: String, maximumSide: Int, maximumPixelCount: Int,
                        maximumChunkBytes: Int, applyGamma: Bool) throws(PNGError) -> Decoded {
+        // libpng reads a chunk limit of 0 as "no limit": never pass 0.
         var options = pinmint_png_decode_options(
             max_side: UInt32(clamping: maximumSide), max_pixels: UInt64(clamping: maximumPixelCount),
-            max_chunk_bytes: UInt32(clamping: maximumChunkBytes), apply_gamma: applyGamma ? 1 : 0)
+            max_chunk_bytes: UInt32(clamping: max(1, maximumChunkBytes)), apply_gamma: applyGamma ? 1 : 0)
         var result = pinmint_png_decoded()
         var message = [CChar](repeating: 0, count: Int(PINMINT_PNG_MESSAGE_CAPACITY))
         let status = bytes.withUnsafeBufferPointer { data in

@@ -30,7 +30,8 @@ public enum PNGDecoder {
         public var maximumSide: Int
         /// Most pixels accepted (default 2^24, 64 MiB as RGBA8).
         public var maximumPixelCount: Int
-        /// Most bytes one ancillary chunk may take once decompressed (default 8 MiB).
+        /// Most bytes one ancillary chunk may take once decompressed (default 8 MiB, at least 1);
+        /// a larger chunk is dropped (with a warning inside libpng), not an error.
         public var maximumChunkBytes: Int
 
         public init(maximumSide: Int = Canvas.maximumSide, maximumPixelCount: Int = Canvas.maximumPixelCount,

@@ -125,3 +125,22 @@ extension PNGDecoderLimitsTests {
         #expect(error?.problem.contains("4096x4096 pixels exceeds the limit") == true)
     }
 }
+
+extension PNGDecoderLimitsTests {
+    /// An iCCP chunk whose profile inflates to 16 MiB (the zlib stream of a
+    /// 2048×2048 transparent image) is dropped, not inflated, and decoding
+    /// goes on; without its profile, the gAMA next to it applies.
+    @Test func ancillaryChunkBombIsDroppedAtTheChunkLimit() throws {
+        let side = 2048
+        let bomb = try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 0, count: side * side * 4),
+                                         width: side, height: side, trying: [.libpngDefaults])
+        let idat = try #require((8..<(bomb.count - 4)).first { bomb[$0..<($0 + 4)].elementsEqual("IDAT".utf8) })
+        let length = bomb[(idat - 4)..<idat].reduce(0) { $0 << 8 | Int($1) }
+        let stream = Array(bomb[(idat + 4)..<(idat + 4 + length)])
+        let png = Self.inserting(Self.chunk("gAMA", Self.bigEndian(100_000))
+                                 + Self.chunk("iCCP", Array("bomb".utf8) + [0, 0] + stream), into: try Self.sample())
+        let decoded = try PNGDecoder.decode(png, name: "icc-bomb.png", limits: .init(maximumChunkBytes: 1 << 20))
+        #expect(decoded.width == 20)
+        #expect(decoded.gammaApplied)
+    }
+}
