@@ -45,7 +45,7 @@ let package = Package(
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -55,7 +55,8 @@ let package = Package(
             name: "PinmintSVGTests",
             dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
             resources: []),
-        .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"]),
+        // Resources/ (PngSuite and its reference table) is read from disk by path.
+        .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"], exclude: ["Resources"]),
         .testTarget(
             name: "PinmintTextTests",
             dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],

@@ -1,48 +1,57 @@
 #include "CPNGShim.h"
 
+#include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+// MARK: Errors
+
+/// What libpng's callbacks report into: the caller's message buffer and a
+/// prefix that says which stage failed.
+struct pinmint_error_state {
+    char *message;
+    const char *prefix;
+};
+
+static void pinmint_copy_message(char *target, const char *text) {
+    if (!target) return;
+    snprintf(target, PINMINT_PNG_MESSAGE_CAPACITY, "%s", text ? text : "unknown libpng error");
+}
+
+static void pinmint_error(png_structp png, png_const_charp text) {
+    struct pinmint_error_state *state = png_get_error_ptr(png);
+    if (state && state->message && state->message[0] == 0) {
+        snprintf(state->message, PINMINT_PNG_MESSAGE_CAPACITY, "%s%s", state->prefix ? state->prefix : "",
+                 text ? text : "unknown libpng error");
+    }
+    png_longjmp(png, 1);
+}
+
+static void pinmint_warning(png_structp png, png_const_charp text) {
+    // Warnings (a bad CRC in an ancillary chunk, extra data after the image)
+    // do not stop decoding; browsers show such files too.
+    (void)png; (void)text;
+}
+
+// MARK: Encoding
+
 /// A growable memory buffer that libpng writes into.
 struct pinmint_buffer {
     uint8_t *data;
     size_t size;
     size_t capacity;
-    int failed;
 };
-
-/// The error state libpng's callbacks report into.
-struct pinmint_error_state {
-    char *message;
-};
-
-static void pinmint_copy_message(char *target, const char *text) {
-    if (!target) return;
-    strncpy(target, text ? text : "unknown libpng error", PINMINT_PNG_MESSAGE_CAPACITY - 1);
-    target[PINMINT_PNG_MESSAGE_CAPACITY - 1] = 0;
-}
-
-static void pinmint_error(png_structp png, png_const_charp text) {
-    struct pinmint_error_state *state = png_get_error_ptr(png);
-    if (state) pinmint_copy_message(state->message, text);
-    png_longjmp(png, 1);
-}
-
-static void pinmint_warning(png_structp png, png_const_charp text) {
-    (void)png; (void)text;  // Warnings are not errors; libpng's are not actionable for writing.
-}
 
 static void pinmint_write(png_structp png, png_bytep bytes, size_t count) {
     struct pinmint_buffer *buffer = png_get_io_ptr(png);
-    if (buffer->failed) return;
     if (buffer->size + count > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 4096;
         while (capacity < buffer->size + count) capacity *= 2;
         uint8_t *grown = realloc(buffer->data, capacity);
-        if (!grown) { buffer->failed = 1; png_error(png, "out of memory while encoding PNG"); return; }
+        if (!grown) png_error(png, "out of memory while encoding PNG");
         buffer->data = grown;
         buffer->capacity = capacity;
     }
@@ -52,15 +61,14 @@ static void pinmint_write(png_structp png, png_bytep bytes, size_t count) {
 
 static void pinmint_flush(png_structp png) { (void)png; }
 
-int pinmint_png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t height,
-                             uint32_t pixels_per_meter, int compression_level, int filter_mask,
-                             uint8_t **out_data, size_t *out_size,
-                             char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
+int pinmint_png_encode(const pinmint_png_encode_request *request,
+                       uint8_t **out_data, size_t *out_size,
+                       char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
     *out_data = NULL;
     *out_size = 0;
     if (message) message[0] = 0;
-    struct pinmint_error_state state = { message };
-    struct pinmint_buffer buffer = { NULL, 0, 0, 0 };
+    struct pinmint_error_state state = { message, "cannot encode PNG: " };
+    struct pinmint_buffer buffer = { NULL, 0, 0 };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, pinmint_error, pinmint_warning);
     if (!png) { pinmint_copy_message(message, "cannot create libpng write struct"); return pinmint_png_error; }
     png_infop info = png_create_info_struct(png);
@@ -69,73 +77,252 @@ int pinmint_png_encode_rgba8(const uint8_t *pixels, uint32_t width, uint32_t hei
         pinmint_copy_message(message, "cannot create libpng info struct");
         return pinmint_png_error;
     }
-    png_bytep *rows = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        free(rows);
         free(buffer.data);
         return pinmint_png_error;
     }
-    rows = malloc(sizeof(png_bytep) * (height ? height : 1));
-    if (!rows) png_error(png, "out of memory for row pointers");
-    for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * width * 4);
-
     png_set_write_fn(png, &buffer, pinmint_write, pinmint_flush);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (pixels_per_meter > 0) png_set_pHYs(png, info, pixels_per_meter, pixels_per_meter, PNG_RESOLUTION_METER);
-    if (compression_level >= 0) png_set_compression_level(png, compression_level);
-    if (filter_mask != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filter_mask);
-    png_set_rows(png, info, rows);
-    png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+    png_set_IHDR(png, info, request->width, request->height, request->bit_depth, request->color_type,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (request->color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_color palette[256];
+        int count = request->palette_count < 1 ? 1 : (request->palette_count > 256 ? 256 : request->palette_count);
+        for (int index = 0; index < count; index++) {
+            palette[index].red = request->palette_rgb[index * 3];
+            palette[index].green = request->palette_rgb[index * 3 + 1];
+            palette[index].blue = request->palette_rgb[index * 3 + 2];
+        }
+        png_set_PLTE(png, info, palette, count);
+        if (request->alpha_count > 0) {
+            png_set_tRNS(png, info, request->palette_alpha, request->alpha_count > count ? count : request->alpha_count, NULL);
+        }
+    }
+    if (request->pixels_per_meter > 0) {
+        png_set_pHYs(png, info, request->pixels_per_meter, request->pixels_per_meter, PNG_RESOLUTION_METER);
+    }
+    png_set_compression_level(png, request->compression_level);
+    png_set_compression_strategy(png, request->compression_strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, request->filter_mask ? request->filter_mask : PNG_FILTER_NONE);
+    // One large IDAT instead of 8 KiB pieces: 12 bytes saved per piece.
+    png_set_compression_buffer_size(png, 1 << 20);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < request->height; y++) {
+        png_write_row(png, (png_const_bytep)(request->rows + (size_t)y * request->row_bytes));
+    }
+    png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
-    free(rows);
     *out_data = buffer.data;
     *out_size = buffer.size;
     return pinmint_png_ok;
 }
 
-int pinmint_png_decode_rgba8(const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
-                             uint8_t **out_pixels, uint32_t *out_width, uint32_t *out_height,
-                             char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
-    *out_pixels = NULL;
-    *out_width = 0;
-    *out_height = 0;
-    if (message) message[0] = 0;
-    // The simplified API catches libpng's longjmp itself and reports failure in image.message.
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        pinmint_copy_message(message, image.message);
+// MARK: Decoding
+
+/// The bytes libpng reads from.
+struct pinmint_source {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+};
+
+static void pinmint_read(png_structp png, png_bytep target, size_t count) {
+    struct pinmint_source *source = png_get_io_ptr(png);
+    if (count > source->size - source->offset) {
+        char text[96];
+        snprintf(text, sizeof text, "file is truncated (it ends after %zu bytes)", source->size);
+        png_error(png, text);
+    }
+    memcpy(target, source->data + source->offset, count);
+    source->offset += count;
+}
+
+static uint32_t pinmint_big_endian(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+/// Checks the signature and the IHDR's size fields before libpng runs, so
+/// these refusals get a precise message and nothing is allocated.
+static int pinmint_check_header(const uint8_t *data, size_t size, const pinmint_png_decode_options *options,
+                                char *message) {
+    static const uint8_t signature[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    if (size < 8) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "not a PNG file (only %zu bytes)", size);
         return pinmint_png_error;
     }
-    if (image.width > max_side || image.height > max_side ||
-        (uint64_t)image.width * (uint64_t)image.height > max_pixels) {
-        char text[PINMINT_PNG_MESSAGE_CAPACITY];
-        snprintf(text, sizeof text, "image of %ux%u pixels exceeds the limit (%u per side, %llu pixels)",
-                 image.width, image.height, max_side, (unsigned long long)max_pixels);
-        pinmint_copy_message(message, text);
-        png_image_free(&image);
+    if (memcmp(data, signature, 8) != 0) {
+        if (memcmp(data + 1, "PNG", 3) == 0) {
+            pinmint_copy_message(message, "damaged PNG signature (line endings changed by a text-mode transfer, "
+                                          "or a flipped bit)");
+        } else {
+            pinmint_copy_message(message, "not a PNG file (wrong signature)");
+        }
         return pinmint_png_error;
     }
-    image.format = PNG_FORMAT_RGBA;
-    size_t stride = PNG_IMAGE_ROW_STRIDE(image);
-    uint8_t *pixels = malloc(PNG_IMAGE_BUFFER_SIZE(image, stride));
-    if (!pixels) {
-        pinmint_copy_message(message, "out of memory");
-        png_image_free(&image);
+    if (size < 8 + 8 + 13 + 4) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "file is truncated (it ends after %zu bytes, inside the header)", size);
         return pinmint_png_error;
     }
-    if (!png_image_finish_read(&image, NULL, pixels, (png_int_32)stride, NULL)) {
-        pinmint_copy_message(message, image.message);
+    if (pinmint_big_endian(data + 8) != 13 || memcmp(data + 12, "IHDR", 4) != 0) {
+        pinmint_copy_message(message, "corrupt PNG: the first chunk is not a 13-byte IHDR");
+        return pinmint_png_error;
+    }
+    uint32_t width = pinmint_big_endian(data + 16), height = pinmint_big_endian(data + 20);
+    if (width == 0 || height == 0) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: image size %ux%u is empty", width, height);
+        return pinmint_png_error;
+    }
+    int bit_depth = data[24], color_type = data[25];
+    int valid_depth;
+    switch (color_type) {
+    case 0: valid_depth = bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8 || bit_depth == 16; break;
+    case 3: valid_depth = bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8; break;
+    case 2: case 4: case 6: valid_depth = bit_depth == 8 || bit_depth == 16; break;
+    default:
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: IHDR: colour type %d does not exist", color_type);
+        return pinmint_png_error;
+    }
+    if (!valid_depth) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY, "corrupt PNG: IHDR: bit depth %d is not allowed for colour type %d",
+                 bit_depth, color_type);
+        return pinmint_png_error;
+    }
+    if (width > options->max_side || height > options->max_side ||
+        (uint64_t)width * (uint64_t)height > options->max_pixels) {
+        snprintf(message, PINMINT_PNG_MESSAGE_CAPACITY,
+                 "image of %ux%u pixels exceeds the limit (%u per side, %llu pixels); nothing was allocated",
+                 width, height, options->max_side, (unsigned long long)options->max_pixels);
+        return pinmint_png_error;
+    }
+    return pinmint_png_ok;
+}
+
+/// exponent applied to a sample in 0...1 to display a gAMA image on a
+/// gamma-2.2 display: (sample^(1/file gamma))^(1/2.2).
+static double pinmint_display_exponent(uint32_t gamma_times_100000) {
+    return 100000.0 / ((double)gamma_times_100000 * 2.2);
+}
+
+static void pinmint_apply_gamma8(uint8_t *pixels, size_t count, double exponent) {
+    uint8_t table[256];
+    for (int value = 0; value < 256; value++) table[value] = (uint8_t)floor(255.0 * pow(value / 255.0, exponent) + 0.5);
+    for (size_t index = 0; index < count; index += 4) {
+        pixels[index] = table[pixels[index]];
+        pixels[index + 1] = table[pixels[index + 1]];
+        pixels[index + 2] = table[pixels[index + 2]];
+    }
+}
+
+static int pinmint_apply_gamma16(uint16_t *pixels, size_t count, double exponent) {
+    uint16_t *table = malloc(65536 * sizeof(uint16_t));
+    if (!table) return pinmint_png_error;
+    for (int value = 0; value < 65536; value++) table[value] = (uint16_t)floor(65535.0 * pow(value / 65535.0, exponent) + 0.5);
+    for (size_t index = 0; index < count; index += 4) {
+        pixels[index] = table[pixels[index]];
+        pixels[index + 1] = table[pixels[index + 1]];
+        pixels[index + 2] = table[pixels[index + 2]];
+    }
+    free(table);
+    return pinmint_png_ok;
+}
+
+int pinmint_png_decode(const uint8_t *data, size_t size, const pinmint_png_decode_options *options,
+                       pinmint_png_decoded *result, char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
+    memset(result, 0, sizeof *result);
+    result->srgb_intent = -1;
+    message[0] = 0;
+    if (pinmint_check_header(data, size, options, message) != pinmint_png_ok) return pinmint_png_error;
+
+    struct pinmint_error_state state = { message, "corrupt PNG: " };
+    struct pinmint_source source = { data, size, 0 };
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, pinmint_error, pinmint_warning);
+    if (!png) { pinmint_copy_message(message, "cannot create libpng read struct"); return pinmint_png_error; }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        pinmint_copy_message(message, "cannot create libpng info struct");
+        return pinmint_png_error;
+    }
+    // Locals changed after setjmp are volatile so their values survive the longjmp.
+    uint8_t *volatile pixels = NULL;
+    png_bytep *volatile rows = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
         free(pixels);
-        png_image_free(&image);
+        free(rows);
+        if (message[0] == 0) pinmint_copy_message(message, "corrupt PNG");
         return pinmint_png_error;
     }
-    *out_pixels = pixels;
-    *out_width = image.width;
-    *out_height = image.height;
+    png_set_read_fn(png, &source, pinmint_read);
+    png_set_user_limits(png, options->max_side, options->max_side);
+    png_set_chunk_malloc_max(png, options->max_chunk_bytes);
+    png_set_chunk_cache_max(png, 1000);
+    png_read_info(png, info);
+
+    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    int color_type = png_get_color_type(png, info), bit_depth = png_get_bit_depth(png, info);
+    result->width = width;
+    result->height = height;
+    result->color_type = color_type;
+    result->bit_depth = bit_depth;
+    result->interlace = png_get_interlace_type(png, info);
+
+    png_fixed_point gamma = 0;
+    if (png_get_gAMA_fixed(png, info, &gamma) && gamma > 0) result->gamma_times_100000 = (uint32_t)gamma;
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent)) result->srgb_intent = intent;
+    result->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) ? 1 : 0;
+
+    // Expand everything to RGBA at 8 or 16 bits.
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    int has_transparency_chunk = png_get_valid(png, info, PNG_INFO_tRNS) ? 1 : 0;
+    if (has_transparency_chunk) png_set_tRNS_to_alpha(png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (!(color_type & PNG_COLOR_MASK_ALPHA) && !has_transparency_chunk) {
+        png_set_add_alpha(png, bit_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+    }
+    if (bit_depth == 16) {
+        uint16_t probe = 1;
+        if (*(uint8_t *)&probe == 1) png_set_swap(png);  // little-endian host: samples in host order
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    int bytes_per_sample = bit_depth == 16 ? 2 : 1;
+    size_t row_bytes = (size_t)width * 4 * (size_t)bytes_per_sample;
+    if (png_get_rowbytes(png, info) != row_bytes) png_error(png, "unexpected row size after expansion");
+    pixels = malloc(row_bytes * height);
+    rows = malloc(sizeof(png_bytep) * height);
+    if (!pixels || !rows) {
+        message[0] = 0;
+        state.prefix = "";
+        png_error(png, "out of memory for the pixels");
+    }
+    for (uint32_t y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(rows);
+
+    // Gamma policy (browsers): sRGB or iCCP present -> samples are sRGB as
+    // they stand; gAMA alone -> corrected for a 2.2 display.
+    if (options->apply_gamma && result->gamma_times_100000 > 0 && result->srgb_intent < 0 && !result->has_iccp) {
+        double exponent = pinmint_display_exponent(result->gamma_times_100000);
+        if (fabs(exponent - 1.0) > 0.001) {
+            size_t count = (size_t)width * height * 4;
+            if (bytes_per_sample == 1) {
+                pinmint_apply_gamma8(pixels, count, exponent);
+            } else if (pinmint_apply_gamma16((uint16_t *)pixels, count, exponent) != pinmint_png_ok) {
+                free(pixels);
+                pinmint_copy_message(message, "out of memory for the gamma table");
+                return pinmint_png_error;
+            }
+            result->gamma_applied = 1;
+        }
+    }
+    result->bytes_per_sample = bytes_per_sample;
+    result->pixels = pixels;
     return pinmint_png_ok;
 }
 

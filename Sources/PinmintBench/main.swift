@@ -142,6 +142,7 @@ func run(baselineFile: String?, iterations: Int, only: String?) throws {
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
+    case "png": try PNGBench.main(Array(arguments.dropFirst()))
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
     case "checksum":

@@ -1,48 +1,129 @@
-import CPNGShim
 import Foundation
 import PinmintRaster
 
-/// PNG input through libpng's simplified API, into straight-alpha RGBA8.
+/// PNG input through libpng: every colour type (grey, grey+alpha, palette
+/// with tRNS, RGB, RGBA), every bit depth (1 to 16) and Adam7 interlacing.
 ///
-/// Size limits are checked from the header, before any pixel memory is
-/// allocated. (Full treatment of gamma and colour profiles belongs to the
-/// PNG issue; this reader passes pixel values through unchanged.)
+/// **Precision.** Sources of up to 8 bits decode to straight RGBA8. 16-bit
+/// sources keep all 16 bits (`straightRGBA16`); `straightRGBA8` rounds them
+/// to nearest, `(v × 255 + 32767) / 65535`, and `image` premultiplies the
+/// 16-bit samples directly, so nothing is lost on the way to a `Canvas`.
+///
+/// **Colour (browsers are the reference).** Samples are taken as sRGB.
+/// An `sRGB` chunk: used as it stands, any gAMA ignored. An `iCCP` chunk:
+/// the profile is *not* applied (no colour management here; browsers do
+/// apply it, so a non-sRGB profile will look different) and any gAMA is
+/// ignored. A `gAMA` chunk alone: colour samples are corrected for a 2.2
+/// display, `v' = v^(1 / (gamma × 2.2))` at the source precision, as
+/// browsers do; exponents within 0.001 of 1 (gAMA 45455) change nothing.
+/// `cHRM` and `sBIT` are ignored.
+///
+/// **Limits.** Width, height and pixel count are checked from the IHDR
+/// before any pixel memory is allocated; ancillary chunks (iCCP, zTXt, ...)
+/// may not decompress to more than `maximumChunkBytes`. Image data cannot
+/// inflate past the header's size, so a decompression bomb is bounded by
+/// the pixel limit.
 public enum PNGDecoder {
-    /// A decoded image: straight-alpha RGBA8, rows top to bottom.
+    /// Limits a decode refuses to exceed. Defaults match `Canvas`.
+    public struct Limits: Sendable {
+        /// Widest or tallest image accepted, in pixels (default 16384).
+        public var maximumSide: Int
+        /// Most pixels accepted (default 2^24, 64 MiB as RGBA8).
+        public var maximumPixelCount: Int
+        /// Most bytes one ancillary chunk may take once decompressed (default 8 MiB, at least 1);
+        /// a larger chunk is dropped (with a warning inside libpng), not an error.
+        public var maximumChunkBytes: Int
+
+        public init(maximumSide: Int = Canvas.maximumSide, maximumPixelCount: Int = Canvas.maximumPixelCount,
+                    maximumChunkBytes: Int = 8 << 20) {
+            self.maximumSide = maximumSide
+            self.maximumPixelCount = maximumPixelCount
+            self.maximumChunkBytes = maximumChunkBytes
+        }
+    }
+
+    /// A decoded image: straight alpha, rows top to bottom.
     public struct Decoded: Sendable {
         public let width: Int
         public let height: Int
+        /// From IHDR: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
+        public let colorType: Int
+        /// From IHDR: 1, 2, 4, 8 or 16.
+        public let bitDepth: Int
+        /// Whether the file is Adam7-interlaced.
+        public let interlaced: Bool
+        /// Straight-alpha RGBA8, 4 bytes per pixel (16-bit sources rounded to nearest).
         public let straightRGBA8: [UInt8]
-        /// The pixels as a premultiplied image for drawing.
-        public var image: Image { Image(width: width, height: height, straightRGBA8: straightRGBA8) }
+        /// Straight-alpha RGBA16 for 16-bit sources, `nil` for sources of up to 8 bits.
+        public let straightRGBA16: [UInt16]?
+        /// The gAMA chunk's value (e.g. 0.45455), if any.
+        public let gamma: Double?
+        /// Whether the gAMA value was applied to the samples (see the type's colour policy).
+        public let gammaApplied: Bool
+
+        /// The pixels premultiplied at 16 bits per channel, for drawing.
+        public var image: Image {
+            guard let samples = straightRGBA16 else {
+                return Image(width: width, height: height, straightRGBA8: straightRGBA8)
+            }
+            var pixels = [UInt16](repeating: 0, count: samples.count)
+            for index in Swift.stride(from: 0, to: samples.count, by: 4) {
+                let alpha = UInt32(samples[index + 3])
+                for channel in 0..<3 {
+                    pixels[index + channel] = UInt16((UInt32(samples[index + channel]) * alpha + 32767) / 65535)
+                }
+                pixels[index + 3] = UInt16(alpha)
+            }
+            return Image(width: width, height: height, premultipliedPixels: pixels)
+        }
     }
 
     /// Decodes PNG bytes; `name` is used in error messages.
-    public static func decode(_ bytes: [UInt8], name: String = "memory",
-                              maximumSide: Int = Canvas.maximumSide,
-                              maximumPixelCount: Int = Canvas.maximumPixelCount) throws(PNGError) -> Decoded {
-        var pixels: UnsafeMutablePointer<UInt8>? = nil
-        var width: UInt32 = 0, height: UInt32 = 0
-        var message = [CChar](repeating: 0, count: Int(PINMINT_PNG_MESSAGE_CAPACITY))
-        let status = bytes.withUnsafeBufferPointer { data in
-            pinmint_png_decode_rgba8(data.baseAddress, data.count, UInt32(maximumSide), UInt64(maximumPixelCount),
-                                     &pixels, &width, &height, &message)
+    /// - Throws: `PNGError` naming `name` and the problem (not a PNG, damaged
+    ///   signature, truncated, CRC error, bad zlib data, over a limit).
+    public static func decode(_ bytes: [UInt8], name: String = "memory", limits: Limits = Limits(),
+                              applyGamma: Bool = true) throws(PNGError) -> Decoded {
+        let raw = try LibPNG.decode(bytes, name: name, maximumSide: limits.maximumSide,
+                                    maximumPixelCount: limits.maximumPixelCount,
+                                    maximumChunkBytes: limits.maximumChunkBytes, applyGamma: applyGamma)
+        var rgba8 = raw.samples8
+        var rgba16: [UInt16]? = nil
+        if raw.bitDepth == 16 {
+            rgba16 = raw.samples16
+            rgba8 = raw.samples16.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
         }
-        guard status == Int32(pinmint_png_ok), let pixels else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw PNGError(file: name, problem: "not a readable PNG: \(text)")
-        }
-        defer { pinmint_png_free(pixels) }
-        let count = Int(width) * Int(height) * 4
-        return Decoded(width: Int(width), height: Int(height),
-                       straightRGBA8: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return Decoded(width: raw.width, height: raw.height, colorType: raw.colorType, bitDepth: raw.bitDepth,
+                       interlaced: raw.interlaced, straightRGBA8: rgba8, straightRGBA16: rgba16,
+                       gamma: raw.gamma, gammaApplied: raw.gammaApplied)
     }
 
-    /// Reads and decodes a PNG file.
-    public static func decode(contentsOfFile path: String) throws(PNGError) -> Decoded {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PNGError(file: path, problem: "cannot read the file")
+    /// Decodes PNG bytes with the size limits given directly.
+    public static func decode(_ bytes: [UInt8], name: String = "memory", maximumSide: Int,
+                              maximumPixelCount: Int = Canvas.maximumPixelCount) throws(PNGError) -> Decoded {
+        try decode(bytes, name: name, limits: Limits(maximumSide: maximumSide, maximumPixelCount: maximumPixelCount))
+    }
+
+    /// Decodes PNG bytes with a pixel-count limit given directly.
+    public static func decode(_ bytes: [UInt8], name: String = "memory", maximumPixelCount: Int) throws(PNGError) -> Decoded {
+        try decode(bytes, name: name, limits: Limits(maximumPixelCount: maximumPixelCount))
+    }
+
+    /// Reads and decodes a PNG file; `-` reads standard input.
+    public static func decode(contentsOfFile path: String, limits: Limits = Limits()) throws(PNGError) -> Decoded {
+        try decode(try readFile(path), name: path, limits: limits)
+    }
+
+    /// The bytes of a file, or of standard input for `-`.
+    public static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
+        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw PNGError(file: path, problem: "cannot read the file: no such file")
         }
-        return try decode([UInt8](data), name: path)
+        guard !isFolder.boolValue else { throw PNGError(file: path, problem: "cannot read the file: it is a folder") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PNGError(file: path, problem: "cannot read the file: permission denied or unreadable")
+        }
+        return [UInt8](data)
     }
 }

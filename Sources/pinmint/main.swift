@@ -14,6 +14,9 @@ pinmint \(version): map-marker bitmaps drawn by Pinmint's own rasterizer.
 
 Usage:
   pinmint render ICON.svg -o OUT.png [--scale N]   render an SVG icon to PNG
+  pinmint png info FILE [--json]                    describe a PNG
+  pinmint png convert IN -o OUT [--png MODE]        decode and re-encode a PNG
+  pinmint fonts [--font-dir DIR]... [--json]        list the fonts and the scripts they cover
   pinmint --version                                 print the version
   pinmint COMMAND --help                            help for one command
 
@@ -21,7 +24,7 @@ Exit codes: 0 success, 2 bad input (one line on standard error says why).
 """
 
 let renderHelp = """
-Usage: pinmint render ICON.svg -o OUT.png [--scale N]
+Usage: pinmint render ICON.svg -o OUT.png [--scale N] [--png MODE]
 
 Renders a simple SVG (svg, g, path, rect, circle, ellipse, line, polyline,
 polygon; fills, strokes, dashes, gradients, clip paths, drop shadows,
@@ -30,6 +33,7 @@ transforms, opacity) to a PNG of the SVG's width and height times the scale.
 Options:
   -o, --output FILE   the PNG to write; '-' writes to standard output
   --scale N           pixel ratio, 0.01...64 (default 1): 2 renders @2x
+  --png MODE          PNG compression: fast, default or small (all lossless)
   -q, --quiet         do not print warnings about unsupported SVG features
   -h, --help          this help
 
@@ -46,13 +50,14 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 func runRender(_ rawArguments: [String]) throws {
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(renderHelp); return }
     let arguments = try Arguments(command: "pinmint render", arguments: rawArguments,
-                                  valueOptions: ["--output", "--scale"], flagOptions: ["--quiet"],
+                                  valueOptions: ["--output", "--scale", "--png"], flagOptions: ["--quiet"],
                                   aliases: ["-o": "--output", "-q": "--quiet"])
     let input = try arguments.singlePositional("input file (an .svg)")
     guard let output = arguments.value("--output") else {
         throw UsageError(message: "pinmint render: missing -o OUT.png")
     }
     let scale = try arguments.number("--scale", default: 1, range: 0.01...64)
+    let mode = try pngMode(arguments)
     let document = try SVGDocument(contentsOfFile: input)
     if !arguments.flag("--quiet") {
         for warning in document.warnings {
@@ -60,7 +65,7 @@ func runRender(_ rawArguments: [String]) throws {
         }
     }
     let canvas = try document.render(scale: scale)
-    let png = try PNGEncoder.encode(canvas, pixelRatio: scale)
+    let png = try PNGEncoder.encode(canvas, pixelRatio: scale, mode: mode)
     try PNGEncoder.writeAtomically(png, to: output)
 }
 
@@ -75,8 +80,10 @@ do {
         try runRender(Array(commandLine.dropFirst()))
     case "fonts":
         try runFonts(Array(commandLine.dropFirst()))
+    case "png":
+        try runPNG(Array(commandLine.dropFirst()))
     case let other?:
-        throw UsageError(message: "unknown command '\(other)' (commands: render; see 'pinmint --help')")
+        throw UsageError(message: "unknown command '\(other)' (commands: render, png, fonts; see 'pinmint --help')")
     }
 } catch let error as UsageError {
     fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message)

@@ -1,0 +1,166 @@
+/// Lossless colour-type reduction: the same pixels in fewer bytes per pixel.
+///
+/// One pass over straight RGBA8 finds whether every pixel is opaque, whether
+/// every pixel is grey (r = g = b) and, when asked, the distinct colours up
+/// to 257. Then the pixels are packed as a palette (RGBA palette + tRNS,
+/// 1/2/4/8 bits per index), grey, grey+alpha, RGB or RGBA. Every choice
+/// keeps every pixel exactly: decoding gives back the input bytes.
+/// (The same reductions oxipng and OptiPNG try; written from the PNG spec.)
+extension PNGEncoder {
+    /// What one pass over the pixels found.
+    struct ColorAnalysis {
+        var isOpaque = true
+        var isGrey = true
+        /// Distinct RGBA colours (r << 24 | g << 16 | b << 8 | a), or `nil` when
+        /// there are more than 256 or colours were not counted.
+        var colors: [UInt32]? = nil
+    }
+
+    /// A small open-addressing set of at most 256 colours, reused as the
+    /// colour-to-index map when packing a palette image.
+    struct ColorTable {
+        static let slotCount = 1024  // power of two, 4× the largest palette
+        var keys = [UInt64](repeating: .max, count: slotCount)
+        var values = [UInt8](repeating: 0, count: slotCount)
+
+        @inline(__always) static func slot(_ color: UInt32) -> Int { Int((color &* 0x9E37_79B1) >> 22) }
+
+        /// Inserts `color`; returns false when it was already present.
+        @inline(__always) mutating func insert(_ color: UInt32) -> Bool {
+            var slot = Self.slot(color)
+            while true {
+                if keys[slot] == UInt64(color) { return false }
+                if keys[slot] == .max { keys[slot] = UInt64(color); return true }
+                slot = (slot + 1) & (Self.slotCount - 1)
+            }
+        }
+
+        @inline(__always) func index(of color: UInt32) -> UInt8 {
+            var slot = Self.slot(color)
+            while keys[slot] != UInt64(color) { slot = (slot + 1) & (Self.slotCount - 1) }
+            return values[slot]
+        }
+
+        mutating func setIndex(_ index: UInt8, of color: UInt32) {
+            var slot = Self.slot(color)
+            while keys[slot] != UInt64(color) { slot = (slot + 1) & (Self.slotCount - 1) }
+            values[slot] = index
+        }
+    }
+
+    @inline(__always) static func packedColor(_ pixels: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32 {
+        UInt32(pixels[index]) << 24 | UInt32(pixels[index + 1]) << 16 | UInt32(pixels[index + 2]) << 8 | UInt32(pixels[index + 3])
+    }
+
+    static func analyse(_ bytes: [UInt8], countColors: Bool) -> ColorAnalysis {
+        var analysis = ColorAnalysis()
+        var table = ColorTable()
+        var colors: [UInt32] = []
+        var counting = countColors
+        bytes.withUnsafeBufferPointer { pixels in
+            var previous: UInt32? = nil
+            var index = 0
+            while index < pixels.count {
+                let color = packedColor(pixels, index)
+                index += 4
+                if color == previous { continue }  // flat runs: most of a marker
+                previous = color
+                if color & 0xff != 0xff { analysis.isOpaque = false }
+                if pixels[index - 4] != pixels[index - 3] || pixels[index - 3] != pixels[index - 2] { analysis.isGrey = false }
+                if counting && table.insert(color) {
+                    colors.append(color)
+                    if colors.count > 256 { counting = false }
+                }
+            }
+        }
+        if countColors && colors.count <= 256 { analysis.colors = colors }
+        return analysis
+    }
+
+    /// The smallest bit depth holding `count` palette indices.
+    static func indexBitDepth(forColorCount count: Int) -> Int {
+        count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
+    }
+
+    /// Packs the pixels as an indexed image. Palette order: translucent
+    /// entries first (so tRNS stays short), by alpha, then opaque ones by
+    /// brightness; a fixed order, so identical input gives identical bytes.
+    static func packPalette(_ bytes: [UInt8], width: Int, height: Int, colors: [UInt32]) -> LibPNG.PackedImage {
+        let ordered = colors.sorted { first, second in
+            let firstAlpha = first & 0xff, secondAlpha = second & 0xff
+            if (firstAlpha == 0xff) != (secondAlpha == 0xff) { return firstAlpha != 0xff }
+            if firstAlpha != secondAlpha { return firstAlpha < secondAlpha }
+            let firstSum = (first >> 24) + (first >> 16 & 0xff) + (first >> 8 & 0xff)
+            let secondSum = (second >> 24) + (second >> 16 & 0xff) + (second >> 8 & 0xff)
+            return firstSum != secondSum ? firstSum < secondSum : first < second
+        }
+        var table = ColorTable()
+        var paletteRGB: [UInt8] = []
+        var paletteAlpha: [UInt8] = []
+        for (index, color) in ordered.enumerated() {
+            _ = table.insert(color)
+            table.setIndex(UInt8(index), of: color)
+            paletteRGB += [UInt8(color >> 24), UInt8(color >> 16 & 0xff), UInt8(color >> 8 & 0xff)]
+            if color & 0xff != 0xff { paletteAlpha.append(UInt8(color & 0xff)) }
+        }
+        let bitDepth = indexBitDepth(forColorCount: ordered.count)
+        let perByte = 8 / bitDepth
+        let rowBytes = (width + perByte - 1) / perByte
+        var rows = [UInt8](repeating: 0, count: rowBytes * height)
+        bytes.withUnsafeBufferPointer { pixels in
+            rows.withUnsafeMutableBufferPointer { target in
+                var previousColor: UInt32 = 0, previousIndex = table.index(of: packedColor(pixels, 0))
+                previousColor = packedColor(pixels, 0)
+                for y in 0..<height {
+                    let rowStart = y * rowBytes
+                    for x in 0..<width {
+                        let color = packedColor(pixels, (y * width + x) * 4)
+                        if color != previousColor { previousColor = color; previousIndex = table.index(of: color) }
+                        if bitDepth == 8 {
+                            target[rowStart + x] = previousIndex
+                        } else {
+                            let shift = 8 - bitDepth * (x % perByte + 1)
+                            target[rowStart + x / perByte] |= previousIndex << shift
+                        }
+                    }
+                }
+            }
+        }
+        return LibPNG.PackedImage(width: width, height: height, colorType: 3, bitDepth: Int32(bitDepth),
+                                  rowBytes: rowBytes, rows: rows, paletteRGB: paletteRGB, paletteAlpha: paletteAlpha)
+    }
+
+    /// Packs the pixels as grey (opaque) or grey+alpha; every pixel must be grey.
+    static func packGrey(_ bytes: [UInt8], width: Int, height: Int, opaque: Bool) -> LibPNG.PackedImage {
+        let channels = opaque ? 1 : 2
+        var rows = [UInt8](repeating: 0, count: width * height * channels)
+        bytes.withUnsafeBufferPointer { pixels in
+            rows.withUnsafeMutableBufferPointer { target in
+                for pixel in 0..<(width * height) {
+                    target[pixel * channels] = pixels[pixel * 4]
+                    if !opaque { target[pixel * 2 + 1] = pixels[pixel * 4 + 3] }
+                }
+            }
+        }
+        return LibPNG.PackedImage(width: width, height: height, colorType: opaque ? 0 : 4, bitDepth: 8,
+                                  rowBytes: width * channels, rows: rows)
+    }
+
+    /// Packs the pixels as RGB (opaque: alpha dropped) or RGBA (as they are).
+    static func packTrueColor(_ bytes: [UInt8], width: Int, height: Int, opaque: Bool) -> LibPNG.PackedImage {
+        guard opaque else {
+            return LibPNG.PackedImage(width: width, height: height, colorType: 6, bitDepth: 8, rowBytes: width * 4, rows: bytes)
+        }
+        var rows = [UInt8](repeating: 0, count: width * height * 3)
+        bytes.withUnsafeBufferPointer { pixels in
+            rows.withUnsafeMutableBufferPointer { target in
+                for pixel in 0..<(width * height) {
+                    target[pixel * 3] = pixels[pixel * 4]
+                    target[pixel * 3 + 1] = pixels[pixel * 4 + 1]
+                    target[pixel * 3 + 2] = pixels[pixel * 4 + 2]
+                }
+            }
+        }
+        return LibPNG.PackedImage(width: width, height: height, colorType: 2, bitDepth: 8, rowBytes: width * 3, rows: rows)
+    }
+}

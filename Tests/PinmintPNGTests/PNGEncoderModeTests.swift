@@ -1,0 +1,85 @@
+import PinmintPNG
+import Testing
+
+/// Every mode is lossless and deterministic; colour reduction picks the
+/// smallest exact colour type.
+struct PNGEncoderModeTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let description: String
+        let width: Int
+        let height: Int
+        let pixels: [UInt8]
+        /// (colour type, bit depth) `default` must write.
+        let colorType: Int
+        let bitDepth: Int
+    }
+
+    /// `count` pixels, each `pixel(index)` as RGBA.
+    static func pixels(_ count: Int, _ pixel: (Int) -> (Int, Int, Int, Int)) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for index in 0..<count {
+            let (red, green, blue, alpha) = pixel(index)
+            bytes += [UInt8(red), UInt8(green), UInt8(blue), UInt8(alpha)]
+        }
+        return bytes
+    }
+
+    static let cases: [Case] = [
+        Case(description: "two colours", width: 33, height: 9,
+             pixels: pixels(33 * 9) { $0 % 5 == 0 ? (255, 0, 0, 255) : (0, 0, 0, 0) }, colorType: 3, bitDepth: 1),
+        Case(description: "flat colour with 40 alpha steps", width: 40, height: 40,
+             pixels: pixels(1600) { (77, 77, 200, $0 % 40 * 6) }, colorType: 3, bitDepth: 8),
+        Case(description: "opaque grey ramp", width: 256, height: 4,
+             pixels: pixels(1024) { ($0 % 256, $0 % 256, $0 % 256, 255) }, colorType: 0, bitDepth: 8),
+        Case(description: "grey with 512 alpha/grey pairs", width: 64, height: 8,
+             pixels: pixels(512) { ($0 % 256, $0 % 256, $0 % 256, $0 / 256 * 100 + 50) }, colorType: 4, bitDepth: 8),
+        Case(description: "opaque 4096 colours", width: 64, height: 64,
+             pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 255) }, colorType: 2, bitDepth: 8),
+        Case(description: "translucent 4096 colours", width: 64, height: 64,
+             pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 200) }, colorType: 6, bitDepth: 8),
+        Case(description: "one pixel", width: 1, height: 1, pixels: [1, 2, 3, 4], colorType: 3, bitDepth: 1),
+    ]
+
+    @Test(arguments: cases, PNGEncoder.Mode.allCases)
+    func everyModeIsLosslessAndDeterministic(_ image: Case, _ mode: PNGEncoder.Mode) throws {
+        let bytes = try PNGEncoder.encode(straightRGBA8: image.pixels, width: image.width, height: image.height, mode: mode)
+        let again = try PNGEncoder.encode(straightRGBA8: image.pixels, width: image.width, height: image.height, mode: mode)
+        #expect(bytes == again)
+        let decoded = try PNGDecoder.decode(bytes)
+        #expect(decoded.width == image.width && decoded.height == image.height)
+        #expect(decoded.straightRGBA8 == image.pixels)
+    }
+
+    @Test(arguments: cases)
+    func defaultModeWritesTheSmallestExactColourType(_ image: Case) throws {
+        let bytes = try PNGEncoder.encode(straightRGBA8: image.pixels, width: image.width, height: image.height)
+        let info = try PNGInfo(bytes)
+        #expect(info.colorType == image.colorType && info.bitDepth == image.bitDepth, "\(info.colorTypeName) \(info.bitDepth)")
+        #expect(!info.chunks.contains { ["tIME", "tEXt", "zTXt", "iTXt"].contains($0.type) })
+    }
+
+    @Test(arguments: cases)
+    func smallIsNeverLargerThanDefaultOrLibpngDefaults(_ image: Case) throws {
+        func size(_ settings: [PNGEncoder.Settings]) throws -> Int {
+            try PNGEncoder.encode(straightRGBA8: image.pixels, width: image.width, height: image.height, trying: settings).count
+        }
+        let small = try size(PNGEncoder.trials(for: .small, pixelCount: image.width * image.height))
+        #expect(small <= (try size(PNGEncoder.trials(for: .default, pixelCount: 1))))
+        #expect(small <= (try size([.libpngDefaults])))
+    }
+
+    @Test(arguments: [(0, 1, 0), (2, 2, 15), (3, 3, 35)])
+    func mismatchedBuffersAreRefused(_ width: Int, _ height: Int, _ count: Int) {
+        #expect(throws: PNGError.self) {
+            try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 0, count: count), width: width, height: height)
+        }
+    }
+}
+
+extension PNGEncoderModeTests {
+    @Test(arguments: [0.0, -1, .nan, .infinity])
+    func aMeaninglessPixelRatioWritesNoPHYs(_ ratio: Double) throws {
+        let bytes = try PNGEncoder.encode(straightRGBA8: [1, 2, 3, 255], width: 1, height: 1, pixelRatio: ratio)
+        #expect(try !PNGInfo(bytes).chunks.contains { $0.type == "pHYs" })
+    }
+}
