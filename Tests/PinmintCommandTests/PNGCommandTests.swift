@@ -1,0 +1,53 @@
+import Foundation
+import PinmintPNG
+import Testing
+
+struct PNGCommandTests {
+    let reference = repositoryRoot.appendingPathComponent("Golden/reference/pin@1x.png").path
+
+    @Test func infoAsJSON() throws {
+        let result = try runPinmint(["png", "info", reference, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any]
+        #expect(info?["width"] as? Int == 60 && info?["height"] as? Int == 80)
+        #expect(info?["bitDepth"] as? Int == 8)
+        let chunks = (info?["chunks"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String }
+        #expect(chunks.first == "IHDR" && chunks.last == "IEND")
+    }
+
+    @Test(arguments: ["fast", "default", "small"])
+    func convertIsLossless(_ mode: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.png").path
+        let result = try runPinmint(["png", "convert", reference, "-o", output, "--png", mode])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try PNGDecoder.decode(contentsOfFile: output).straightRGBA8
+                == PNGDecoder.decode(contentsOfFile: reference).straightRGBA8)
+    }
+
+    @Test(arguments: [
+        (["png", "info", "/nonexistent.png"], "/nonexistent.png"),
+        (["png", "convert", "README.md", "-o", "OUT"], "README.md"),
+        (["png", "convert", "PNG", "-o", "OUT", "--png", "tiny"], "tiny"),
+        (["png", "frobnicate"], "frobnicate"),
+    ])
+    func badInputIsOneLineAndExitCodeTwo(_ arguments: [String], _ named: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.png").path
+        let resolved = arguments.map { argument -> String in
+            switch argument {
+            case "OUT": return output
+            case "PNG": return reference
+            case "README.md": return repositoryRoot.appendingPathComponent("README.md").path
+            default: return argument
+            }
+        }
+        let result = try runPinmint(resolved)
+        #expect(result.status == 2, "\(arguments): \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains(named), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
