@@ -229,16 +229,18 @@ struct CoverageRasterizer {
                     let rowTouched = touched + bandRow * wordsPerRow
                     let spanCount: Int
                     if useSpans {
-                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, stride: stride,
+                        // One pass over the touched bits: spans, cleared cells, released owners, cleared bits.
+                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, owners: owners + bandRow * stride,
+                                                               wordsPerRow: wordsPerRow, stride: stride,
                                                                width: visibleWidth, originX: originX, rule: rule,
                                                                coverage: coverage, spans: spanList)
                     } else {
                         spanCount = CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
                                                                 originX: originX, rule: rule, coverage: coverage,
                                                                 spans: spanList)
+                        CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
+                        rowTouched.update(repeating: 0, count: wordsPerRow)
                     }
-                    CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
-                    rowTouched.update(repeating: 0, count: wordsPerRow)
                     if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount), exact && clipped) }
                 }
                 bandTop = bandBottom
@@ -337,51 +339,82 @@ struct CoverageRasterizer {
         return 1
     }
 
-    /// Prefix-sums the touched cells of one band row, clears them, and writes
-    /// the row's spans: per-pixel ones over runs of touched cells, constant
-    /// ones (when not 0) between them and after the last. Returns the count.
+    /// Prefix-sums the touched cells of one band row and writes the row's
+    /// spans: per-pixel ones over runs of touched cells, constant ones (when
+    /// not 0) between them and after the last. Returns the count. In the same
+    /// pass it leaves the row ready for the next band: touched cells zeroed,
+    /// their owners reset to -1, the touched bits cleared. Every bit lies
+    /// below `stride` (accumulation and claims never mark further right).
     @inline(__always)
-    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafePointer<UInt64>,
+    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+                                owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int,
                                 stride: Int, width: Int, originX: Int, rule: FillRule,
                                 coverage: UnsafeMutablePointer<Float>,
                                 spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
         var spanCount = 0
         var sum: Float = 0
+        // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
         var x = 0
-        while x < width {
-            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
-            // Untouched cells x ..< runStart keep the running sum.
-            if runStart > x {
+        var wordIndex = 0
+        var word = touched[0]
+        touched[0] = 0
+        runs: while true {
+            while word == 0 {
+                wordIndex &+= 1
+                if wordIndex >= wordsPerRow { break runs }
+                word = touched[wordIndex]
+                touched[wordIndex] = 0
+            }
+            let runStart = wordIndex &<< 6 &+ word.trailingZeroBitCount
+            // The run ends at the first clear bit after its start.
+            var clear = ~word & (~0 &<< UInt64(runStart & 63))
+            while clear == 0 {
+                wordIndex &+= 1
+                if wordIndex == wordsPerRow { break }
+                word = touched[wordIndex]
+                touched[wordIndex] = 0
+                clear = ~word
+            }
+            let runEnd = wordIndex == wordsPerRow ? wordIndex &<< 6 : wordIndex &<< 6 &+ clear.trailingZeroBitCount
+            // Bits below the run's end are visited (clear has its lowest set bit there).
+            word &= ~(clear ^ (clear &- 1))
+            if runStart > x && x < width {
+                // Untouched cells x ..< runStart keep the running sum.
                 let value = CoverageRasterizer.coverage(sum, rule: rule)
                 if value > 0 {
-                    spans[spanCount] = CoverageSpan(x: originX + x, count: min(runStart, width) - x, constant: value,
+                    spans[spanCount] = CoverageSpan(x: originX &+ x, count: min(runStart, width) &- x, constant: value,
                                                     values: nil)
-                    spanCount += 1
+                    spanCount &+= 1
                 }
-                if runStart >= width { break }
             }
-            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
-            let visibleEnd = min(runEnd, width)
-            for cell in runStart..<visibleEnd {
+            let visibleEnd = max(min(runEnd, width), runStart)
+            var cell = runStart
+            while cell < visibleEnd {
                 sum += rowCells[cell]
                 rowCells[cell] = 0
+                owners[cell] = -1
                 coverage[cell] = CoverageRasterizer.coverage(sum, rule: rule)
+                cell &+= 1
             }
             // Touched cells right of the visible columns only need clearing.
-            if runEnd > visibleEnd { (rowCells + visibleEnd).update(repeating: 0, count: runEnd - visibleEnd) }
-            spans[spanCount] = CoverageSpan(x: originX + runStart, count: visibleEnd - runStart, constant: 0,
-                                            values: UnsafePointer(coverage + runStart))
-            spanCount += 1
+            while cell < runEnd {
+                rowCells[cell] = 0
+                owners[cell] = -1
+                cell &+= 1
+            }
+            if visibleEnd > runStart {
+                spans[spanCount] = CoverageSpan(x: originX &+ runStart, count: visibleEnd &- runStart, constant: 0,
+                                                values: UnsafePointer(coverage + runStart))
+                spanCount &+= 1
+            }
             x = runEnd
         }
-        // Clear what lies right of the visible columns (touched cells there
-        // were skipped by the break above).
-        while x < stride {
-            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
-            guard runStart < stride else { break }
-            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
-            (rowCells + runStart).update(repeating: 0, count: runEnd - runStart)
-            x = runEnd
+        if x < width {
+            let value = CoverageRasterizer.coverage(sum, rule: rule)
+            if value > 0 {
+                spans[spanCount] = CoverageSpan(x: originX &+ x, count: width &- x, constant: value, values: nil)
+                spanCount &+= 1
+            }
         }
         return spanCount
     }
