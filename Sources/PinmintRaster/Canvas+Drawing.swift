@@ -383,10 +383,26 @@ extension Canvas {
 
     /// Writes one packed pixel (see `pack`) `count` times, as 64-bit stores.
     @inline(__always)
+    /// Eight pixels a step as four 16-byte stores (LLVM's own loop stores
+    /// four pixels a step), then pairs and a last single pixel; raw stores, so they may alias
+    /// the UInt16 accesses of the other kernels.
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
-        let words = UnsafeMutableRawPointer(start).bindMemory(to: UInt64.self, capacity: count)
-        words.update(repeating: packed, count: count)
-        UnsafeMutableRawPointer(start).bindMemory(to: UInt16.self, capacity: count * 4)
+        let bytes = UnsafeMutableRawPointer(start)
+        let pair = SIMD2<UInt64>(repeating: packed)
+        var offset = 0
+        let blockEnd = (count & ~7) &* 8, end = count &* 8
+        while offset < blockEnd {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
+            offset &+= 64
+        }
+        while offset &+ 16 <= end {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            offset &+= 16
+        }
+        if offset < end { bytes.storeBytes(of: packed, toByteOffset: offset, as: UInt64.self) }
     }
 
     /// Source over for a run of fully covered pixels: d = s + (d × keep) >> 16
