@@ -82,4 +82,14 @@ struct CompositingKernelTests {
             #expect(filled == blended, "coverage \(coverage)")
         }
     }
+
+    /// Zeroing a few pixels (direct stores) or more (memset) touches exactly those pixels.
+    @Test(arguments: [1, 2, 3, 4, 5, 9])
+    func zeroingPixelsStopsAtTheCount(_ count: Int) {
+        var pixels = [UInt16](repeating: 0xBEEF, count: (count + 2) * 4)
+        pixels.withUnsafeMutableBufferPointer { buffer in PixelBuffer.zero(buffer.baseAddress! + 4, count: count) }
+        let expected = [UInt16](repeating: 0xBEEF, count: 4) + [UInt16](repeating: 0, count: count * 4)
+            + [UInt16](repeating: 0xBEEF, count: 4)
+        #expect(pixels == expected)
+    }
 }
