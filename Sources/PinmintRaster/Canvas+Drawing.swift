@@ -141,22 +141,30 @@ extension Canvas {
             rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds, clips: clips) { y, spans, clipApplied in
                 let extentStart = spans[0].x, extentEnd = spans[spans.count - 1].x + spans[spans.count - 1].count
                 let overTransparent: Bool
-                if fullRunsOverwrite {
-                    // A stale row: zero only what the spans will not store over
-                    // (gaps, partial pixels), not the fully covered runs.
+                if fullRunsOverwrite, let solid {
                     let state = target.prepareRowForOverwrite(y, writing: extentStart, extentEnd)
-                    overTransparent = state.wasTransparent
-                    if state.mustOverwrite {
+                    if state.wasTransparent {
+                        // Over a transparent row every pixel of a span is stored, none
+                        // read (a stale row's old values are garbage): the values
+                        // blending over zeros gives. Only the gaps between spans of
+                        // a stale row need zeroing.
                         let row = target.row(y)
                         var position = extentStart
                         for span in spans {
-                            if span.x > position { (row + position * 4).update(repeating: 0, count: (span.x - position) * 4) }
-                            if span.values != nil || span.constant < 1 {
-                                (row + span.x * 4).update(repeating: 0, count: span.count * 4)
+                            if state.mustOverwrite && span.x > position {
+                                (row + position * 4).update(repeating: 0, count: (span.x - position) * 4)
+                            }
+                            if let values = span.values {
+                                solid.storeOverTransparent(row + span.x * 4, coverage: values, count: span.count)
+                            } else {
+                                Canvas.fillRun(row + span.x * 4, count: span.count,
+                                               packed: solid.packedOverTransparent(span.constant))
                             }
                             position = span.x + span.count
                         }
+                        return
                     }
+                    overTransparent = false
                 } else {
                     overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
                 }
@@ -222,6 +230,41 @@ extension Canvas {
                 Canvas.fillRun(start, count: count, pixel: stored)
             } else {
                 Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
+            }
+        }
+
+        /// The pixel that blending with `amount` over a transparent pixel
+        /// gives, packed as `fillRun` stores it: the colour for amount ≥ 1
+        /// (what runs store), 0 below `negligibleAmount` (what is left
+        /// untouched), else each channel of colour × amount rounded (the
+        /// destination term of `blend` is exactly 0). Not for `.clear`.
+        @inline(__always)
+        func packedOverTransparent(_ amount: Float) -> UInt64 {
+            if amount >= 1 { return Canvas.pack(stored) }
+            if !(amount >= Canvas.negligibleAmount) { return 0 }
+            return Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
+                                Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+        }
+
+        /// Stores `count` pixels over transparent ones with per-pixel
+        /// `coverage`, reading no destination: what `compositeSolid` writes
+        /// over a row of zeros (pixels of coverage ≤ 0 become 0). Not for `.clear`.
+        @inline(__always)
+        func storeOverTransparent(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
+            let bytes = UnsafeMutableRawPointer(row)
+            let full = Canvas.pack(stored)
+            for i in 0..<count {
+                let amount = coverage[i]
+                let pixel: UInt64
+                if amount >= 1 {
+                    pixel = full
+                } else if amount > 0 {
+                    pixel = Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
+                                         Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+                } else {
+                    pixel = 0
+                }
+                bytes.storeBytes(of: pixel, toByteOffset: i &* 8, as: UInt64.self)
             }
         }
 
@@ -325,14 +368,41 @@ extension Canvas {
         }
     }
 
+    /// One pixel's four channels as one 64-bit word in memory order.
+    @inline(__always)
+    static func pack(_ pixel: (UInt16, UInt16, UInt16, UInt16)) -> UInt64 {
+        (UInt64(pixel.0) | UInt64(pixel.1) << 16 | UInt64(pixel.2) << 32 | UInt64(pixel.3) << 48).littleEndian
+    }
+
     /// Writes one pixel value `count` times, as 64-bit stores.
     @inline(__always)
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int,
                         pixel: (UInt16, UInt16, UInt16, UInt16)) {
-        let packed = UInt64(pixel.0) | UInt64(pixel.1) << 16 | UInt64(pixel.2) << 32 | UInt64(pixel.3) << 48
-        let words = UnsafeMutableRawPointer(start).bindMemory(to: UInt64.self, capacity: count)
-        words.update(repeating: packed.littleEndian, count: count)
-        UnsafeMutableRawPointer(start).bindMemory(to: UInt16.self, capacity: count * 4)
+        fillRun(start, count: count, packed: pack(pixel))
+    }
+
+    /// Writes one packed pixel (see `pack`) `count` times, as 64-bit stores.
+    @inline(__always)
+    /// Eight pixels a step as four 16-byte stores (LLVM's own loop stores
+    /// four pixels a step), then pairs and a last single pixel; raw stores, so they may alias
+    /// the UInt16 accesses of the other kernels.
+    static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
+        let bytes = UnsafeMutableRawPointer(start)
+        let pair = SIMD2<UInt64>(repeating: packed)
+        var offset = 0
+        let blockEnd = (count & ~7) &* 8, end = count &* 8
+        while offset < blockEnd {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
+            offset &+= 64
+        }
+        while offset &+ 16 <= end {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            offset &+= 16
+        }
+        if offset < end { bytes.storeBytes(of: packed, toByteOffset: offset, as: UInt64.self) }
     }
 
     /// Source over for a run of fully covered pixels: d = s + (d × keep) >> 16

@@ -92,10 +92,23 @@ final class PixelBuffer {
         stale[y] = false
         let start = dirtyStart[y], end = dirtyEnd[y], pixels = row(y)
         let leftEnd = min(end, x0), rightStart = max(start, x1)
-        if leftEnd > start { (pixels + start * 4).update(repeating: 0, count: (leftEnd - start) * 4) }
-        if end > rightStart { (pixels + rightStart * 4).update(repeating: 0, count: (end - rightStart) * 4) }
+        if leftEnd > start { PixelBuffer.zero(pixels + start * 4, count: leftEnd - start) }
+        if end > rightStart { PixelBuffer.zero(pixels + rightStart * 4, count: end - rightStart) }
         dirtyStart[y] = x0; dirtyEnd[y] = x1
         return (true, true)
+    }
+
+    /// Zeroes `count` (> 0) pixels. A few pixels (the rim a redrawn shape
+    /// leaves of a slightly wider old one) take direct stores instead of a
+    /// memset call; raw stores, so they may alias the UInt16 accesses.
+    @inline(__always)
+    static func zero(_ start: UnsafeMutablePointer<UInt16>, count: Int) {
+        guard count <= 4 else { start.update(repeating: 0, count: count * 4); return }
+        let bytes = UnsafeMutableRawPointer(start)
+        bytes.storeBytes(of: 0, as: UInt64.self)
+        if count > 1 { bytes.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self) }
+        if count > 2 { bytes.storeBytes(of: 0, toByteOffset: 16, as: UInt64.self) }
+        if count > 3 { bytes.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self) }
     }
 
     /// Makes every row's memory hold its pixels (before reading them all).

@@ -229,16 +229,18 @@ struct CoverageRasterizer {
                     let rowTouched = touched + bandRow * wordsPerRow
                     let spanCount: Int
                     if useSpans {
-                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, stride: stride,
+                        // One pass over the touched bits: spans, cleared cells, released owners, cleared bits.
+                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, owners: owners + bandRow * stride,
+                                                               wordsPerRow: wordsPerRow, stride: stride,
                                                                width: visibleWidth, originX: originX, rule: rule,
                                                                coverage: coverage, spans: spanList)
                     } else {
                         spanCount = CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
                                                                 originX: originX, rule: rule, coverage: coverage,
                                                                 spans: spanList)
+                        CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
+                        rowTouched.update(repeating: 0, count: wordsPerRow)
                     }
-                    CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
-                    rowTouched.update(repeating: 0, count: wordsPerRow)
                     if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount), exact && clipped) }
                 }
                 bandTop = bandBottom
@@ -252,6 +254,17 @@ struct CoverageRasterizer {
         var owners: UnsafeMutablePointer<Int32>
         /// Per band row: two chains met in one of its pixels.
         var flags: UnsafeMutablePointer<Bool>
+
+        /// Claims cell `cell` of band row `bandRow` for `chain`.
+        @inline(__always)
+        func claim(bandRow: Int, stride: Int, cell: Int, chain: Int32) {
+            let pointer = owners + (bandRow &* stride &+ cell)
+            let owner = pointer.pointee
+            if owner != chain {
+                if owner >= 0 { flags[bandRow] = true }
+                pointer.pointee = chain
+            }
+        }
 
         /// Claims cells `first ... last` of band row `bandRow` for `chain`.
         @inline(__always)
@@ -337,51 +350,82 @@ struct CoverageRasterizer {
         return 1
     }
 
-    /// Prefix-sums the touched cells of one band row, clears them, and writes
-    /// the row's spans: per-pixel ones over runs of touched cells, constant
-    /// ones (when not 0) between them and after the last. Returns the count.
+    /// Prefix-sums the touched cells of one band row and writes the row's
+    /// spans: per-pixel ones over runs of touched cells, constant ones (when
+    /// not 0) between them and after the last. Returns the count. In the same
+    /// pass it leaves the row ready for the next band: touched cells zeroed,
+    /// their owners reset to -1, the touched bits cleared. Every bit lies
+    /// below `stride` (accumulation and claims never mark further right).
     @inline(__always)
-    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafePointer<UInt64>,
+    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+                                owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int,
                                 stride: Int, width: Int, originX: Int, rule: FillRule,
                                 coverage: UnsafeMutablePointer<Float>,
                                 spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
         var spanCount = 0
         var sum: Float = 0
+        // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
         var x = 0
-        while x < width {
-            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
-            // Untouched cells x ..< runStart keep the running sum.
-            if runStart > x {
+        var wordIndex = 0
+        var word = touched[0]
+        touched[0] = 0
+        runs: while true {
+            while word == 0 {
+                wordIndex &+= 1
+                if wordIndex >= wordsPerRow { break runs }
+                word = touched[wordIndex]
+                touched[wordIndex] = 0
+            }
+            let runStart = wordIndex &<< 6 &+ word.trailingZeroBitCount
+            // The run ends at the first clear bit after its start.
+            var clear = ~word & (~0 &<< UInt64(runStart & 63))
+            while clear == 0 {
+                wordIndex &+= 1
+                if wordIndex == wordsPerRow { break }
+                word = touched[wordIndex]
+                touched[wordIndex] = 0
+                clear = ~word
+            }
+            let runEnd = wordIndex == wordsPerRow ? wordIndex &<< 6 : wordIndex &<< 6 &+ clear.trailingZeroBitCount
+            // Bits below the run's end are visited (clear has its lowest set bit there).
+            word &= ~(clear ^ (clear &- 1))
+            if runStart > x && x < width {
+                // Untouched cells x ..< runStart keep the running sum.
                 let value = CoverageRasterizer.coverage(sum, rule: rule)
                 if value > 0 {
-                    spans[spanCount] = CoverageSpan(x: originX + x, count: min(runStart, width) - x, constant: value,
+                    spans[spanCount] = CoverageSpan(x: originX &+ x, count: min(runStart, width) &- x, constant: value,
                                                     values: nil)
-                    spanCount += 1
+                    spanCount &+= 1
                 }
-                if runStart >= width { break }
             }
-            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
-            let visibleEnd = min(runEnd, width)
-            for cell in runStart..<visibleEnd {
+            let visibleEnd = max(min(runEnd, width), runStart)
+            var cell = runStart
+            while cell < visibleEnd {
                 sum += rowCells[cell]
                 rowCells[cell] = 0
+                owners[cell] = -1
                 coverage[cell] = CoverageRasterizer.coverage(sum, rule: rule)
+                cell &+= 1
             }
             // Touched cells right of the visible columns only need clearing.
-            if runEnd > visibleEnd { (rowCells + visibleEnd).update(repeating: 0, count: runEnd - visibleEnd) }
-            spans[spanCount] = CoverageSpan(x: originX + runStart, count: visibleEnd - runStart, constant: 0,
-                                            values: UnsafePointer(coverage + runStart))
-            spanCount += 1
+            while cell < runEnd {
+                rowCells[cell] = 0
+                owners[cell] = -1
+                cell &+= 1
+            }
+            if visibleEnd > runStart {
+                spans[spanCount] = CoverageSpan(x: originX &+ runStart, count: visibleEnd &- runStart, constant: 0,
+                                                values: UnsafePointer(coverage + runStart))
+                spanCount &+= 1
+            }
             x = runEnd
         }
-        // Clear what lies right of the visible columns (touched cells there
-        // were skipped by the break above).
-        while x < stride {
-            let runStart = CoverageRasterizer.nextBit(in: touched, from: x, limit: stride, set: true)
-            guard runStart < stride else { break }
-            let runEnd = CoverageRasterizer.nextBit(in: touched, from: runStart, limit: stride, set: false)
-            (rowCells + runStart).update(repeating: 0, count: runEnd - runStart)
-            x = runEnd
+        if x < width {
+            let value = CoverageRasterizer.coverage(sum, rule: rule)
+            if value > 0 {
+                spans[spanCount] = CoverageSpan(x: originX &+ x, count: width &- x, constant: value, values: nil)
+                spanCount &+= 1
+            }
         }
         return spanCount
     }
@@ -531,96 +575,6 @@ struct CoverageRasterizer {
                                   yBottom: Float(pieceBottom.y), direction: direction, chain: chain, path: path))
             }
             pieceTop = pieceBottom
-        }
-    }
-
-    // MARK: Area accumulation
-
-    /// Adds the signed area that `edge` sweeps to the cells of rows
-    /// `bandTop ..< bandBottom`. For each row the segment's part in that row
-    /// spans [x0, x1]; a cell gets the area between the segment and the
-    /// cell's right side, and the cell after the segment gets the rest of the
-    /// row's height, so the prefix sum carries it to the right.
-    /// With `ownership`, the pixels the segment passes through are claimed
-    /// for its chain (flagging rows where chains meet).
-    @inline(__always)
-    static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
-                           touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {
-        let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
-        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
-        guard firstRow < lastRow else { return }
-        if edge.xTop == edge.xBottom {
-            // A vertical edge (the sides of boxes and callouts): the same
-            // cells and fractions in every row, computed once; the values are
-            // those of the general loop below, whose x offsets are then 0.
-            let xStart = edge.xTop - originX
-            let x0Cell = Int(max(xStart, 0))
-            let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
-            let left = 1 - middle
-            for row in firstRow..<lastRow {
-                let rowTop = max(Float(row), edge.yTop)
-                let rowBottom = min(Float(row + 1), edge.yBottom)
-                let height = rowBottom - rowTop
-                if height <= 0 { continue }
-                let signedHeight = height * edge.direction
-                let rowCells = cells + (row - bandTop) * stride
-                rowCells[x0Cell] += signedHeight * left
-                rowCells[x0Cell + 1] += signedHeight * middle
-                CoverageRasterizer.markTouched(touched + (row - bandTop) * wordsPerRow, first: x0Cell, last: x0Cell + 1)
-                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x0Cell, chain: edge.chain)
-            }
-            return
-        }
-        for row in firstRow..<lastRow {
-            let rowTop = max(Float(row), edge.yTop)
-            let rowBottom = min(Float(row + 1), edge.yBottom)
-            let height = rowBottom - rowTop
-            if height <= 0 { continue }
-            let xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
-            let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
-            let signedHeight = height * edge.direction
-            let rowCells = cells + (row - bandTop) * stride
-            let rowTouched = touched + (row - bandTop) * wordsPerRow
-            let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
-            // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
-            let x0Cell = Int(x0)
-            let x0Floor = Float(x0Cell)
-            var x1Cell = Int(x1)
-            if Float(x1Cell) < x1 { x1Cell += 1 }
-            let x1Ceil = Float(x1Cell)
-            if x1Cell <= x0Cell + 1 {
-                // Within one cell: the area right of the segment's midpoint.
-                let middle = 0.5 * (xStart + xEnd) - x0Floor
-                rowCells[x0Cell] += signedHeight * (1 - middle)
-                rowCells[x0Cell + 1] += signedHeight * middle
-                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x0Cell + 1)
-                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x0Cell, chain: edge.chain)
-            } else {
-                // Across cells: a triangle in the first cell, trapezoids in
-                // between (each 1/width of the height), a triangle at the end.
-                let inverseWidth = 1 / (x1 - x0)
-                let x0Fraction = x0 - x0Floor
-                let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
-                let x1Fraction = x1 - x1Ceil + 1
-                let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
-                rowCells[x0Cell] += signedHeight * firstArea
-                if x1Cell == x0Cell + 2 {
-                    rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
-                } else {
-                    let secondArea = inverseWidth * (1.5 - x0Fraction)
-                    rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
-                    let step = signedHeight * inverseWidth
-                    var cell = x0Cell + 2
-                    while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
-                    let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
-                    rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
-                }
-                rowCells[x1Cell] += signedHeight * lastArea
-                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
-                ownership?.claim(bandRow: row - bandTop, stride: stride, first: x0Cell, last: x1Cell - 1, chain: edge.chain)
-            }
         }
     }
 }

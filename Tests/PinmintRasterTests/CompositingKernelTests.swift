@@ -49,4 +49,47 @@ struct CompositingKernelTests {
         }
         #expect(actual == expected)
     }
+
+    /// The stores over a transparent row (which read no destination) against
+    /// the blending kernels run over a row of zeros.
+    @Test(arguments: [BlendMode.sourceOver, .copy], [Float(0.8), 1])
+    func storesOverTransparentMatchBlendingOverZeros(_ blend: BlendMode, _ alpha: Float) {
+        let color = SIMD4<Float>(30000.5, 1000.25, 65535 * 0.7, 65535 * alpha)
+        let source = Canvas.SolidSource(color: color, blend: blend)
+        let coverages: [Float] = [-0.5, 0, 0x1p-21, 0x1p-20, 1e-5, 0.25, 0.5, 0.99999994, 1, 1.0000001, 2, 0.75]
+        let count = coverages.count
+        var expected = [UInt16](repeating: 0, count: count * 4)
+        var actual = [UInt16](repeating: 0xBEEF, count: count * 4)
+        expected.withUnsafeMutableBufferPointer { pixels in
+            coverages.withUnsafeBufferPointer { values in
+                Canvas.compositeSolid(row: pixels.baseAddress!, coverage: values, mask: nil, source: source,
+                                      overTransparent: true)
+            }
+        }
+        actual.withUnsafeMutableBufferPointer { pixels in
+            source.storeOverTransparent(pixels.baseAddress!, coverage: coverages, count: count)
+        }
+        #expect(actual == expected)
+        for coverage in coverages where coverage > 0 {
+            var blended = [UInt16](repeating: 0, count: 12), filled = [UInt16](repeating: 0xBEEF, count: 12)
+            blended.withUnsafeMutableBufferPointer { pixels in
+                Canvas.compositeSolid(row: pixels.baseAddress!, count: 3, coverage: coverage, mask: nil, source: source,
+                                      overTransparent: true)
+            }
+            filled.withUnsafeMutableBufferPointer { pixels in
+                Canvas.fillRun(pixels.baseAddress!, count: 3, packed: source.packedOverTransparent(coverage))
+            }
+            #expect(filled == blended, "coverage \(coverage)")
+        }
+    }
+
+    /// Zeroing a few pixels (direct stores) or more (memset) touches exactly those pixels.
+    @Test(arguments: [1, 2, 3, 4, 5, 9])
+    func zeroingPixelsStopsAtTheCount(_ count: Int) {
+        var pixels = [UInt16](repeating: 0xBEEF, count: (count + 2) * 4)
+        pixels.withUnsafeMutableBufferPointer { buffer in PixelBuffer.zero(buffer.baseAddress! + 4, count: count) }
+        let expected = [UInt16](repeating: 0xBEEF, count: 4) + [UInt16](repeating: 0, count: count * 4)
+            + [UInt16](repeating: 0xBEEF, count: 4)
+        #expect(pixels == expected)
+    }
 }

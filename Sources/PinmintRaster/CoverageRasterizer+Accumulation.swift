@@ -1,0 +1,125 @@
+import PinmintGeometry
+
+// MARK: Area accumulation
+
+extension CoverageRasterizer {
+    /// Adds the signed area that `edge` sweeps to the cells of rows
+    /// `bandTop ..< bandBottom`. For each row the segment's part in that row
+    /// spans [x0, x1]; a cell gets the area between the segment and the
+    /// cell's right side, and the cell after the segment gets the rest of the
+    /// row's height, so the prefix sum carries it to the right.
+    /// With `ownership`, the pixels the segment passes through are claimed
+    /// for its chain (flagging rows where chains meet).
+    static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
+                           touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {
+        // Two copies of the loops, one claiming pixels and one not, so that
+        // neither tests for the ownership in every row.
+        if let ownership {
+            accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+        } else {
+            accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: nil)
+        }
+    }
+
+    @inline(__always)
+    private static func accumulateRows(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
+                                       touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?) {
+        let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
+        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
+        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
+        guard firstRow < lastRow else { return }
+        var rowCells = cells + (firstRow - bandTop) &* stride
+        var rowTouched = touched + (firstRow - bandTop) &* wordsPerRow
+        if edge.xTop == edge.xBottom {
+            // A vertical edge (the sides of boxes and callouts): the same
+            // cells and fractions in every row, computed once; the values are
+            // those of the general loop below, whose x offsets are then 0.
+            let xStart = edge.xTop - originX
+            let x0Cell = Int(max(xStart, 0))
+            let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
+            let left = 1 - middle
+            for row in firstRow..<lastRow {
+                defer { rowCells += stride; rowTouched += wordsPerRow }
+                let rowTop = max(Float(row), edge.yTop)
+                let rowBottom = min(Float(row + 1), edge.yBottom)
+                let height = rowBottom - rowTop
+                if height <= 0 { continue }
+                let signedHeight = height * edge.direction
+                rowCells[x0Cell] += signedHeight * left
+                rowCells[x0Cell &+ 1] += signedHeight * middle
+                CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
+                ownership?.claim(bandRow: row &- bandTop, stride: stride, cell: x0Cell, chain: edge.chain)
+            }
+            return
+        }
+        // Consecutive rows share a boundary: the x where the segment leaves
+        // one row is where it enters the next (the same expression of the
+        // same values, so the same bits), computed once.
+        var previousBottom = -Float.infinity, previousEnd: Float = 0
+        for row in firstRow..<lastRow {
+            defer { rowCells += stride; rowTouched += wordsPerRow }
+            let rowTop = max(Float(row), edge.yTop)
+            let rowBottom = min(Float(row + 1), edge.yBottom)
+            let height = rowBottom - rowTop
+            if height <= 0 { continue }
+            let xStart = rowTop == previousBottom ? previousEnd : edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
+            previousBottom = rowBottom; previousEnd = xEnd
+            let signedHeight = height * edge.direction
+            let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
+            // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
+            let x0Cell = Int(x0)
+            let x0Floor = Float(x0Cell)
+            var x1Cell = Int(x1)
+            if Float(x1Cell) < x1 { x1Cell &+= 1 }
+            if x1Cell <= x0Cell &+ 1 {
+                // Within one cell: the area right of the segment's midpoint.
+                let middle = 0.5 * (xStart + xEnd) - x0Floor
+                rowCells[x0Cell] += signedHeight * (1 - middle)
+                rowCells[x0Cell &+ 1] += signedHeight * middle
+                CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
+                ownership?.claim(bandRow: row &- bandTop, stride: stride, cell: x0Cell, chain: edge.chain)
+            } else {
+                // Across cells: a triangle in the first cell, trapezoids in
+                // between (each 1/width of the height), a triangle at the end.
+                let x1Ceil = Float(x1Cell)
+                let inverseWidth = 1 / (x1 - x0)
+                let x0Fraction = x0 - x0Floor
+                let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
+                let x1Fraction = x1 - x1Ceil + 1
+                let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
+                rowCells[x0Cell] += signedHeight * firstArea
+                if x1Cell == x0Cell + 2 {
+                    rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
+                } else {
+                    let secondArea = inverseWidth * (1.5 - x0Fraction)
+                    rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
+                    let step = signedHeight * inverseWidth
+                    var cell = x0Cell + 2
+                    while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
+                    let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
+                    rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
+                }
+                rowCells[x1Cell] += signedHeight * lastArea
+                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
+                ownership?.claim(bandRow: row &- bandTop, stride: stride, first: x0Cell, last: x1Cell - 1, chain: edge.chain)
+            }
+        }
+    }
+
+    /// Sets the bits of cells `first` and `first + 1` (both in one row).
+    @inline(__always)
+    static func markTouchedPair(_ bits: UnsafeMutablePointer<UInt64>, first: Int) {
+        let shift = first & 63
+        if shift != 63 {
+            bits[first &>> 6] |= 3 &<< UInt64(shift)
+        } else {
+            bits[first &>> 6] |= 1 &<< 63
+            bits[(first &>> 6) &+ 1] |= 1
+        }
+    }
+}
