@@ -102,7 +102,7 @@ struct CoverageRasterizer {
         var path: Int32 = 0
     }
 
-    private var edges: [Edge] = []
+    private var edges = EdgeList()
     /// Signed area per cell for the current band: `bandStride` cells per row.
     private var accumulation: [Float] = []
     /// The coverage of one row, handed to the caller.
@@ -201,14 +201,14 @@ struct CoverageRasterizer {
                                                                    bounds: PixelBounds, clips: [ClipMask],
                                                                    useSpans: Bool, consumer: inout Consumer) {
         guard !bounds.isEmpty else { return }
-        edges.removeAll(keepingCapacity: true)
+        edges.removeAll()
         exactRows.removeHorizontals()
         nextChain = 0
         appendEdges(polylines, bounds: bounds, path: 0)
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
-        for edge in edges {
+        for edge in edges.buffer {
             minX = min(minX, min(edge.xTop, edge.xBottom)); maxX = max(maxX, max(edge.xTop, edge.xBottom))
             minY = min(minY, edge.yTop); maxY = max(maxY, edge.yBottom)
         }
@@ -248,7 +248,7 @@ struct CoverageRasterizer {
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
 
         let edgeCount = edges.count
-        edges.withUnsafeBufferPointer { edges in
+        let edges = self.edges.buffer
         accumulation.withUnsafeMutableBufferPointer { accumulation in
         touchedCells.withUnsafeMutableBufferPointer { touchedCells in
         cellOwners.withUnsafeMutableBufferPointer { cellOwners in
@@ -316,7 +316,7 @@ struct CoverageRasterizer {
                 }
                 bandTop = bandBottom
             }
-        }}}}}
+        }}}}
     }
 
     /// Where accumulation records which chain passes through which pixel.
@@ -560,6 +560,8 @@ struct CoverageRasterizer {
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
         var chain = nextChain
         defer { nextChain = chain &+ 1 }
+        // A segment becomes at most three edges (cut at both sides).
+        edges.reserve(3 * polylines.points.count)
         polylines.points.withUnsafeBufferPointer { points in
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
