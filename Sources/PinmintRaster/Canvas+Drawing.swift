@@ -432,17 +432,29 @@ extension Canvas {
         fillRun(start, count: count, packed: pack(pixel))
     }
 
-    /// Writes one packed pixel (see `pack`) `count` times, as 64-bit stores.
+    /// Writes one packed pixel (see `pack`) `count` times.
+    /// Sixteen pixels a step as eight 16-byte stores (LLVM's own loop stores
+    /// four pixels a step; a marker row is hundreds of pixels), then at most
+    /// one step of eight, pairs and a last single pixel; raw stores, so they
+    /// may alias the UInt16 accesses of the other kernels.
     @inline(__always)
-    /// Eight pixels a step as four 16-byte stores (LLVM's own loop stores
-    /// four pixels a step), then pairs and a last single pixel; raw stores, so they may alias
-    /// the UInt16 accesses of the other kernels.
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
         let bytes = UnsafeMutableRawPointer(start)
         let pair = SIMD2<UInt64>(repeating: packed)
         var offset = 0
-        let blockEnd = (count & ~7) &* 8, end = count &* 8
-        while offset < blockEnd {
+        let wideBlockEnd = (count & ~15) &* 8, end = count &* 8
+        while offset < wideBlockEnd {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 64, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 80, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 96, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 112, as: SIMD2<UInt64>.self)
+            offset &+= 128
+        }
+        if count & 8 != 0 {
             bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
             bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
             bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
