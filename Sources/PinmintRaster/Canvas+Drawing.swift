@@ -134,40 +134,17 @@ extension Canvas {
         let clip = clips.last
         let canvasWidth = width
         let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
-        // Solid, unclipped, not clear: a constant span of coverage ≥ 1 stores every one of its pixels.
-        let fullRunsOverwrite = solid != nil && clip == nil && blend != .clear
+        // Solid, unclipped, not clear: written straight from the rasterizer (no span list).
+        if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly {
+            var writer = SolidRowWriter(target: target, source: solid)
+            rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
+            return
+        }
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
             rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds, clips: clips) { y, spans, clipApplied in
                 let extentStart = spans[0].x, extentEnd = spans[spans.count - 1].x + spans[spans.count - 1].count
-                let overTransparent: Bool
-                if fullRunsOverwrite, let solid {
-                    let state = target.prepareRowForOverwrite(y, writing: extentStart, extentEnd)
-                    if state.wasTransparent {
-                        // Over a transparent row every pixel of a span is stored, none
-                        // read (a stale row's old values are garbage): the values
-                        // blending over zeros gives. Only the gaps between spans of
-                        // a stale row need zeroing.
-                        let row = target.row(y)
-                        var position = extentStart
-                        for span in spans {
-                            if state.mustOverwrite && span.x > position {
-                                (row + position * 4).update(repeating: 0, count: (span.x - position) * 4)
-                            }
-                            if let values = span.values {
-                                solid.storeOverTransparent(row + span.x * 4, coverage: values, count: span.count)
-                            } else {
-                                Canvas.fillRun(row + span.x * 4, count: span.count,
-                                               packed: solid.packedOverTransparent(span.constant))
-                            }
-                            position = span.x + span.count
-                        }
-                        return
-                    }
-                    overTransparent = false
-                } else {
-                    overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
-                }
+                let overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
                 for span in spans {
                     let row = target.pointer + (y * canvasWidth + span.x) * 4
                     // Rows resolved exactly against the clips already hold the intersection.
@@ -192,6 +169,80 @@ extension Canvas {
                     }
                 }
             }
+        }
+    }
+
+    /// Writes a solid colour's coverage into the target row by row as the
+    /// rasterizer delivers spans (unclipped, any blend but `.clear`). Over a
+    /// transparent row every pixel of a span is stored, none read (a stale
+    /// row's old values are garbage): the values blending over zeros gives,
+    /// and the gaps between spans of a stale row are zeroed. Other rows are
+    /// blended by `compositeSolid`. The same pixels as compositing the
+    /// row's span list (tested against it).
+    struct SolidRowWriter: CoverageRowConsumer {
+        let target: PixelBuffer
+        let source: SolidSource
+        var y = 0
+        /// The row's first pixel, and the columns written so far (`rowStart ..< position`).
+        var row: UnsafeMutablePointer<UInt16>
+        var rowStart = 0, position = 0
+        /// No span yet in this row: the row is prepared at the first one.
+        var waitingForFirstSpan = true
+        /// The row was transparent (store, don't blend); and a stale one, whose gaps must be zeroed.
+        var overTransparent = false, mustOverwrite = false
+
+        init(target: PixelBuffer, source: SolidSource) {
+            self.target = target
+            self.source = source
+            row = target.pointer
+        }
+
+        @inline(__always)
+        mutating func beginRow(_ y: Int, clipApplied: Bool) {
+            self.y = y
+            row = target.row(y)
+            waitingForFirstSpan = true
+        }
+
+        /// Prepares the row at its first span (column `x`), zeroes a stale
+        /// row's gap before column `x`, and advances `position` to `x + count`.
+        @inline(__always)
+        mutating func reach(_ x: Int, count: Int) {
+            if waitingForFirstSpan {
+                waitingForFirstSpan = false
+                rowStart = x
+                (overTransparent, mustOverwrite) = target.beginOverwrite(y, from: x)
+            } else if mustOverwrite && x > position {
+                (row + position &* 4).update(repeating: 0, count: (x &- position) &* 4)
+            }
+            position = x &+ count
+        }
+
+        @inline(__always)
+        mutating func constantSpan(x: Int, count: Int, coverage: Float) {
+            reach(x, count: count)
+            if overTransparent {
+                Canvas.fillRun(row + x &* 4, count: count, packed: source.packedOverTransparent(coverage))
+            } else {
+                Canvas.compositeSolid(row: row + x &* 4, count: count, coverage: coverage, mask: nil, source: source,
+                                      overTransparent: false)
+            }
+        }
+
+        @inline(__always)
+        mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>) {
+            reach(x, count: count)
+            if overTransparent {
+                source.storeOverTransparent(row + x &* 4, coverage: coverage, count: count)
+            } else {
+                Canvas.compositeSolid(row: row + x &* 4, coverage: UnsafeBufferPointer(start: coverage, count: count),
+                                      mask: nil, source: source, overTransparent: false)
+            }
+        }
+
+        @inline(__always)
+        mutating func endRow() {
+            target.endOverwrite(y, from: rowStart, to: position, mustOverwrite: mustOverwrite)
         }
     }
 
@@ -381,17 +432,29 @@ extension Canvas {
         fillRun(start, count: count, packed: pack(pixel))
     }
 
-    /// Writes one packed pixel (see `pack`) `count` times, as 64-bit stores.
+    /// Writes one packed pixel (see `pack`) `count` times.
+    /// Sixteen pixels a step as eight 16-byte stores (LLVM's own loop stores
+    /// four pixels a step; a marker row is hundreds of pixels), then at most
+    /// one step of eight, pairs and a last single pixel; raw stores, so they
+    /// may alias the UInt16 accesses of the other kernels.
     @inline(__always)
-    /// Eight pixels a step as four 16-byte stores (LLVM's own loop stores
-    /// four pixels a step), then pairs and a last single pixel; raw stores, so they may alias
-    /// the UInt16 accesses of the other kernels.
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
         let bytes = UnsafeMutableRawPointer(start)
         let pair = SIMD2<UInt64>(repeating: packed)
         var offset = 0
-        let blockEnd = (count & ~7) &* 8, end = count &* 8
-        while offset < blockEnd {
+        let wideBlockEnd = (count & ~15) &* 8, end = count &* 8
+        while offset < wideBlockEnd {
+            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 64, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 80, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 96, as: SIMD2<UInt64>.self)
+            bytes.storeBytes(of: pair, toByteOffset: offset &+ 112, as: SIMD2<UInt64>.self)
+            offset &+= 128
+        }
+        if count & 8 != 0 {
             bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
             bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
             bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)

@@ -82,20 +82,33 @@ final class PixelBuffer {
         return wasTransparent
     }
 
-    /// `prepareRow` for a drawing that will write columns `x0 ..< x1` (x1 > x0):
-    /// a stale row has only its dirty columns outside that range zeroed, and
-    /// `mustOverwrite` tells the caller that the old values inside it are
-    /// garbage it must store over or zero itself. `wasTransparent` is as for `prepareRow`.
+    /// `prepareRow` for a drawing that learns the columns it writes as it
+    /// goes, from `x0` on: call before the first write, then `endOverwrite`
+    /// with the columns written. A stale row has only its dirty columns
+    /// outside the written ones zeroed (left of `x0` here, right of them in
+    /// `endOverwrite`), and `mustOverwrite` tells the caller that the old
+    /// values in between are garbage it must store over or zero itself.
+    /// `wasTransparent` is as for `prepareRow`.
     @inline(__always)
-    func prepareRowForOverwrite(_ y: Int, writing x0: Int, _ x1: Int) -> (wasTransparent: Bool, mustOverwrite: Bool) {
-        guard stale[y] else { return (prepareRow(y, writing: x0, x1), false) }
+    func beginOverwrite(_ y: Int, from x0: Int) -> (wasTransparent: Bool, mustOverwrite: Bool) {
+        guard stale[y] else { return (dirtyEnd[y] <= dirtyStart[y], false) }
+        // The old dirty columns stay recorded until `endOverwrite` zeroes their right part.
         stale[y] = false
-        let start = dirtyStart[y], end = dirtyEnd[y], pixels = row(y)
-        let leftEnd = min(end, x0), rightStart = max(start, x1)
-        if leftEnd > start { PixelBuffer.zero(pixels + start * 4, count: leftEnd - start) }
-        if end > rightStart { PixelBuffer.zero(pixels + rightStart * 4, count: end - rightStart) }
-        dirtyStart[y] = x0; dirtyEnd[y] = x1
+        let start = dirtyStart[y], leftEnd = min(dirtyEnd[y], x0)
+        if leftEnd > start { PixelBuffer.zero(row(y) + start * 4, count: leftEnd - start) }
         return (true, true)
+    }
+
+    /// Ends `beginOverwrite`: columns `x0 ..< x1` (x1 > x0) were written.
+    @inline(__always)
+    func endOverwrite(_ y: Int, from x0: Int, to x1: Int, mustOverwrite: Bool) {
+        if mustOverwrite {
+            let rightStart = max(dirtyStart[y], x1), end = dirtyEnd[y]
+            if end > rightStart { PixelBuffer.zero(row(y) + rightStart * 4, count: end - rightStart) }
+            dirtyStart[y] = x0; dirtyEnd[y] = x1
+        } else {
+            prepareRow(y, writing: x0, x1)
+        }
     }
 
     /// Zeroes `count` (> 0) pixels. A few pixels (the rim a redrawn shape
@@ -203,6 +216,9 @@ public final class Canvas {
     var shadeRow: [SIMD4<Float>] = []
     var shadowAlpha: [Float] = []
     var shadowScratch: [Float] = []
+    /// Solid unclipped fills write pixels as the rasterizer delivers spans;
+    /// false sends them through the span list instead (the reference path, for tests).
+    var writesSolidRowsDirectly = true
 
     /// A transparent canvas. Throws `RasterError.invalidSize` for a side
     /// below 1 or above `maximumSide`, or more than `maximumPixelCount` pixels.

@@ -31,6 +31,42 @@ struct CoverageSpan {
     var values: UnsafePointer<Float>?
 }
 
+/// What receives a row's coverage as the rasterizer produces it, span by
+/// span, left to right: `beginRow`, then the row's spans (at least one),
+/// then `endRow`. Rows without coverage produce no calls at all. A struct
+/// passed as a generic argument, so the calls are specialised and inlined
+/// into the row loop (no closure or existential per row or span).
+protocol CoverageRowConsumer {
+    /// Row `y` starts; `clipApplied` as for `rasterizeSpans`.
+    mutating func beginRow(_ y: Int, clipApplied: Bool)
+    /// `count` (≥ 1) pixels from column `x` share `coverage` (> 0).
+    mutating func constantSpan(x: Int, count: Int, coverage: Float)
+    /// `count` (≥ 1) pixels from column `x` with one coverage each (zeros possible);
+    /// the values are valid until the next call.
+    mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>)
+    /// The row's last span has been delivered.
+    mutating func endRow()
+}
+
+/// The consumer behind `rasterizeSpans`: collects a row's spans into a list
+/// and hands the list to a closure.
+private struct SpanListConsumer: CoverageRowConsumer {
+    let spans: UnsafeMutablePointer<CoverageSpan>
+    let emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>, _ clipApplied: Bool) -> Void
+    var y = 0, clipApplied = false, count = 0
+
+    mutating func beginRow(_ y: Int, clipApplied: Bool) { self.y = y; self.clipApplied = clipApplied; count = 0 }
+    mutating func constantSpan(x: Int, count: Int, coverage: Float) {
+        spans[self.count] = CoverageSpan(x: x, count: count, constant: coverage, values: nil)
+        self.count &+= 1
+    }
+    mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>) {
+        spans[self.count] = CoverageSpan(x: x, count: count, constant: 0, values: coverage)
+        self.count &+= 1
+    }
+    mutating func endRow() { emit(y, UnsafeBufferPointer(start: spans, count: count), clipApplied) }
+}
+
 /// Anti-aliased coverage by exact area: every line segment adds the signed
 /// area it sweeps to a buffer of cells, and a prefix sum along each row turns
 /// those into the exact fraction of each pixel the shape covers. No
@@ -66,7 +102,7 @@ struct CoverageRasterizer {
         var path: Int32 = 0
     }
 
-    private var edges: [Edge] = []
+    private var edges = EdgeList()
     /// Signed area per cell for the current band: `bandStride` cells per row.
     private var accumulation: [Float] = []
     /// The coverage of one row, handed to the caller.
@@ -107,8 +143,33 @@ struct CoverageRasterizer {
     mutating func rasterizeSpans(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
                                  emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>,
                                         _ clipApplied: Bool) -> Void) {
-        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, emit: emit)
+        if spans.count < CoverageRasterizer.spanCapacity(bounds) {
+            spans = [CoverageSpan](repeating: CoverageSpan(x: 0, count: 0, constant: 0, values: nil),
+                                   count: CoverageRasterizer.spanCapacity(bounds))
+        }
+        // Moved out while rasterizing, which needs `self` exclusively (no copy: the array stays unique).
+        var spanList = spans
+        spans = []
+        defer { spans = spanList }
+        withoutActuallyEscaping(emit) { emit in
+            spanList.withUnsafeMutableBufferPointer { spanList in
+                var consumer = SpanListConsumer(spans: spanList.baseAddress!, emit: emit)
+                rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, consumer: &consumer)
+            }
+        }
     }
+
+    /// `rasterizeSpans` handing each span to `consumer` as soon as it is
+    /// known, with no span list: for compositors that write pixels directly.
+    mutating func rasterizeRows<Consumer: CoverageRowConsumer>(_ polylines: Polylines, rule: FillRule,
+                                                               bounds: PixelBounds, clips: [ClipMask] = [],
+                                                               into consumer: inout Consumer) {
+        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, consumer: &consumer)
+    }
+
+    /// Spans one row can have: a per-pixel and a constant one per run of
+    /// touched cells, which are at least two cells apart, plus one.
+    private static func spanCapacity(_ bounds: PixelBounds) -> Int { max(0, bounds.x1 - bounds.x0) + 4 }
 
     /// The per-pixel form: calls `emit(y, x0, coverage)` for each row that has
     /// any coverage, with coverage in 0...1 for columns `x0 ..< x0 + coverage.count`.
@@ -117,25 +178,37 @@ struct CoverageRasterizer {
     mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
                             emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>,
                                    _ clipApplied: Bool) -> Void) {
-        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: false) { y, spans, clipApplied in
-            let span = spans[0]
-            emit(y, span.x, UnsafeBufferPointer(start: span.values, count: span.count), clipApplied)
+        /// Hands the row's one per-pixel span to `emit`.
+        struct DenseConsumer: CoverageRowConsumer {
+            let emit: (_ y: Int, _ x0: Int, _ coverage: UnsafeBufferPointer<Float>, _ clipApplied: Bool) -> Void
+            var y = 0, clipApplied = false
+            mutating func beginRow(_ y: Int, clipApplied: Bool) { self.y = y; self.clipApplied = clipApplied }
+            mutating func constantSpan(x: Int, count: Int, coverage: Float) {
+                preconditionFailure("the dense reference emits per-pixel spans only")
+            }
+            mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>) {
+                emit(y, x, UnsafeBufferPointer(start: coverage, count: count), clipApplied)
+            }
+            mutating func endRow() {}
+        }
+        withoutActuallyEscaping(emit) { emit in
+            var consumer = DenseConsumer(emit: emit)
+            rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: false, consumer: &consumer)
         }
     }
 
-    private mutating func rasterize(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask],
-                                    useSpans: Bool,
-                                    emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>,
-                                           _ clipApplied: Bool) -> Void) {
+    private mutating func rasterize<Consumer: CoverageRowConsumer>(_ polylines: Polylines, rule: FillRule,
+                                                                   bounds: PixelBounds, clips: [ClipMask],
+                                                                   useSpans: Bool, consumer: inout Consumer) {
         guard !bounds.isEmpty else { return }
-        edges.removeAll(keepingCapacity: true)
+        edges.removeAll()
         exactRows.removeHorizontals()
         nextChain = 0
         appendEdges(polylines, bounds: bounds, path: 0)
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
-        for edge in edges {
+        for edge in edges.buffer {
             minX = min(minX, min(edge.xTop, edge.xBottom)); maxX = max(maxX, max(edge.xTop, edge.xBottom))
             minY = min(minY, edge.yTop); maxY = max(maxY, edge.yBottom)
         }
@@ -173,19 +246,15 @@ struct CoverageRasterizer {
         }
         exactRows.prepareFlags(rowCount: bandHeight)
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
-        if spans.count < stride + 2 {
-            spans = [CoverageSpan](repeating: CoverageSpan(x: 0, count: 0, constant: 0, values: nil), count: stride + 2)
-        }
 
         let edgeCount = edges.count
-        edges.withUnsafeBufferPointer { edges in
+        let edges = self.edges.buffer
         accumulation.withUnsafeMutableBufferPointer { accumulation in
         touchedCells.withUnsafeMutableBufferPointer { touchedCells in
         cellOwners.withUnsafeMutableBufferPointer { cellOwners in
         coverageRow.withUnsafeMutableBufferPointer { coverageRow in
-        spans.withUnsafeMutableBufferPointer { spans in
             let cells = accumulation.baseAddress!, touched = touchedCells.baseAddress!, owners = cellOwners.baseAddress!
-            let coverage = coverageRow.baseAddress!, spanList = spans.baseAddress!
+            let coverage = coverageRow.baseAddress!
             var bandTop = firstRow
             while bandTop < lastRow {
                 let bandBottom = min(bandTop + bandHeight, lastRow)
@@ -227,25 +296,27 @@ struct CoverageRasterizer {
                     let rule = exact ? FillRule.nonZero : rule
                     let rowCells = cells + bandRow * stride
                     let rowTouched = touched + bandRow * wordsPerRow
-                    let spanCount: Int
+                    var rowStarted = false
                     if useSpans {
                         // One pass over the touched bits: spans, cleared cells, released owners, cleared bits.
-                        spanCount = CoverageRasterizer.spanRow(rowCells, touched: rowTouched, owners: owners + bandRow * stride,
-                                                               wordsPerRow: wordsPerRow, stride: stride,
-                                                               width: visibleWidth, originX: originX, rule: rule,
-                                                               coverage: coverage, spans: spanList)
+                        CoverageRasterizer.spanRow(rowCells, touched: rowTouched, owners: owners + bandRow * stride,
+                                                   wordsPerRow: wordsPerRow, stride: stride,
+                                                   width: visibleWidth, originX: originX, rule: rule,
+                                                   coverage: coverage, y: row, clipApplied: exact && clipped,
+                                                   consumer: &consumer, rowStarted: &rowStarted)
                     } else {
-                        spanCount = CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
-                                                                originX: originX, rule: rule, coverage: coverage,
-                                                                spans: spanList)
+                        CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
+                                                    originX: originX, rule: rule, coverage: coverage,
+                                                    y: row, clipApplied: exact && clipped,
+                                                    consumer: &consumer, rowStarted: &rowStarted)
                         CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
                         rowTouched.update(repeating: 0, count: wordsPerRow)
                     }
-                    if spanCount > 0 { emit(row, UnsafeBufferPointer(start: spanList, count: spanCount), exact && clipped) }
+                    if rowStarted { consumer.endRow() }
                 }
                 bandTop = bandBottom
             }
-        }}}}}}
+        }}}}
     }
 
     /// Where accumulation records which chain passes through which pixel.
@@ -331,9 +402,10 @@ struct CoverageRasterizer {
     /// The reference: prefix-sums every cell of one band row into `coverage`,
     /// clears the cells and describes the covered columns as one per-pixel
     /// span (0 or 1 spans).
-    private static func denseRow(_ rowCells: UnsafeMutablePointer<Float>, stride: Int, width: Int, originX: Int,
-                                 rule: FillRule, coverage: UnsafeMutablePointer<Float>,
-                                 spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
+    private static func denseRow<Consumer: CoverageRowConsumer>(
+        _ rowCells: UnsafeMutablePointer<Float>, stride: Int, width: Int, originX: Int, rule: FillRule,
+        coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
+        consumer: inout Consumer, rowStarted: inout Bool) {
         var first = -1, last = -1
         var sum: Float = 0
         for x in 0..<width {
@@ -344,25 +416,26 @@ struct CoverageRasterizer {
             if value > 0 { if first < 0 { first = x }; last = x }
         }
         for x in width..<stride { rowCells[x] = 0 }
-        guard first >= 0 else { return 0 }
-        spans[0] = CoverageSpan(x: originX + first, count: last - first + 1, constant: 0,
-                                values: UnsafePointer(coverage + first))
-        return 1
+        guard first >= 0 else { return }
+        consumer.beginRow(y, clipApplied: clipApplied)
+        rowStarted = true
+        consumer.perPixelSpan(x: originX + first, count: last - first + 1, coverage: UnsafePointer(coverage + first))
     }
 
-    /// Prefix-sums the touched cells of one band row and writes the row's
+    /// Prefix-sums the touched cells of one band row and delivers the row's
     /// spans: per-pixel ones over runs of touched cells, constant ones (when
-    /// not 0) between them and after the last. Returns the count. In the same
+    /// not 0) between them and after the last. In the same
     /// pass it leaves the row ready for the next band: touched cells zeroed,
     /// their owners reset to -1, the touched bits cleared. Every bit lies
     /// below `stride` (accumulation and claims never mark further right).
+    /// The spans go straight to `consumer`; `beginRow` comes before the
+    /// first, and `rowStarted` tells the caller whether it came.
     @inline(__always)
-    private static func spanRow(_ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
-                                owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int,
-                                stride: Int, width: Int, originX: Int, rule: FillRule,
-                                coverage: UnsafeMutablePointer<Float>,
-                                spans: UnsafeMutablePointer<CoverageSpan>) -> Int {
-        var spanCount = 0
+    private static func spanRow<Consumer: CoverageRowConsumer>(
+        _ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+        owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
+        rule: FillRule, coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
+        consumer: inout Consumer, rowStarted: inout Bool) {
         var sum: Float = 0
         // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
         var x = 0
@@ -393,9 +466,8 @@ struct CoverageRasterizer {
                 // Untouched cells x ..< runStart keep the running sum.
                 let value = CoverageRasterizer.coverage(sum, rule: rule)
                 if value > 0 {
-                    spans[spanCount] = CoverageSpan(x: originX &+ x, count: min(runStart, width) &- x, constant: value,
-                                                    values: nil)
-                    spanCount &+= 1
+                    if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
+                    consumer.constantSpan(x: originX &+ x, count: min(runStart, width) &- x, coverage: value)
                 }
             }
             let visibleEnd = max(min(runEnd, width), runStart)
@@ -414,20 +486,19 @@ struct CoverageRasterizer {
                 cell &+= 1
             }
             if visibleEnd > runStart {
-                spans[spanCount] = CoverageSpan(x: originX &+ runStart, count: visibleEnd &- runStart, constant: 0,
-                                                values: UnsafePointer(coverage + runStart))
-                spanCount &+= 1
+                if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
+                consumer.perPixelSpan(x: originX &+ runStart, count: visibleEnd &- runStart,
+                                      coverage: UnsafePointer(coverage + runStart))
             }
             x = runEnd
         }
         if x < width {
             let value = CoverageRasterizer.coverage(sum, rule: rule)
             if value > 0 {
-                spans[spanCount] = CoverageSpan(x: originX &+ x, count: width &- x, constant: value, values: nil)
-                spanCount &+= 1
+                if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
+                consumer.constantSpan(x: originX &+ x, count: width &- x, coverage: value)
             }
         }
-        return spanCount
     }
 
     /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
@@ -489,6 +560,8 @@ struct CoverageRasterizer {
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
         var chain = nextChain
         defer { nextChain = chain &+ 1 }
+        // A segment becomes at most three edges (cut at both sides).
+        edges.reserve(3 * polylines.points.count)
         polylines.points.withUnsafeBufferPointer { points in
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count

@@ -20,6 +20,22 @@ struct CompositingKernelTests {
         #expect(pixels == expected)
     }
 
+    /// `fillRun` (blocks of sixteen and eight pixels, pairs, a single one)
+    /// against storing the pixel once per position; the guard pixels around
+    /// the run stay untouched.
+    @Test(arguments: Array(0...40) + [63, 64, 65, 200, 661])
+    func fillRunMatchesOneStorePerPixel(_ count: Int) {
+        let pixel: (UInt16, UInt16, UInt16, UInt16) = (1, 2000, 65535, 40000)
+        let guardValue: UInt16 = 7
+        var pixels = [UInt16](repeating: guardValue, count: (count + 2) * 4)
+        var expected = pixels
+        for index in 4..<(count + 1) * 4 { expected[index] = [pixel.0, pixel.1, pixel.2, pixel.3][index % 4] }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            Canvas.fillRun(buffer.baseAddress! + 4, count: count, packed: Canvas.pack(pixel))
+        }
+        #expect(pixels == expected)
+    }
+
     /// A constant-coverage span (which blends each run of equal destination
     /// pixels once) against the per-pixel kernel given that coverage per pixel.
     @Test(arguments: [Float(0.25), 0.99999994, 1, 1.0000001], [BlendMode.sourceOver, .copy, .clear])
