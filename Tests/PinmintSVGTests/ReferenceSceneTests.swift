@@ -149,3 +149,17 @@ struct ReferenceSceneTests {
         #expect(difference.maximum <= 8 && difference.mean <= 0.15, "callout via arcTo @\(scale)x: \(difference)")
     }
 }
+
+/// The README's pictures are Pinmint's own output: they must stay what the renderer draws.
+struct SampleImageTests {
+    @Test(arguments: ["callout-shadow", "price-tag", "pin"])
+    func sampleIsWhatTheRendererDraws(_ scene: String) throws {
+        let document = try SVGDocument(contentsOfFile: repositoryRoot.appendingPathComponent("Golden/scenes/\(scene).svg").path)
+        let actual = try document.render(scale: 2).straightRGBA8()
+        let sample = try PNGDecoder.decode(
+            contentsOfFile: repositoryRoot.appendingPathComponent("Golden/samples/\(scene)@2x.png").path)
+        try #require(actual.count == sample.straightRGBA8.count)
+        let worst = zip(actual, sample.straightRGBA8).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 1, "\(scene)@2x differs from Golden/samples by up to \(worst)")
+    }
+}
