@@ -1,6 +1,8 @@
 #include "CPNGShim.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <zlib.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -61,6 +63,127 @@ static void pinmint_write(png_structp png, png_bytep bytes, size_t count) {
 
 static void pinmint_flush(png_structp png) { (void)png; }
 
+// MARK: Own deflate (grey / true colour, filter none or up)
+
+/// One half of the IDAT stream: raw deflate, ending on a byte boundary (sync
+/// flush) unless last; its Adler-32 is combined afterwards.
+struct pinmint_part {
+    const uint8_t *input; size_t input_size;
+    const uint8_t *dictionary; size_t dictionary_size;
+    int level, strategy, last;
+    uint8_t *output; size_t output_size;
+    uLong adler; int ok;
+};
+
+static void *pinmint_deflate_part(void *argument) {
+    struct pinmint_part *part = argument;
+    part->ok = 0;
+    part->adler = adler32(1L, part->input, (uInt)part->input_size);
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, part->level, Z_DEFLATED, -15, 8, part->strategy) != Z_OK) return NULL;
+    if (part->dictionary_size) deflateSetDictionary(&stream, part->dictionary, (uInt)part->dictionary_size);
+    size_t capacity = deflateBound(&stream, part->input_size) + 64;
+    part->output = malloc(capacity);
+    if (part->output) {
+        stream.next_in = (Bytef *)part->input; stream.avail_in = (uInt)part->input_size;
+        stream.next_out = part->output; stream.avail_out = (uInt)capacity;
+        int result = deflate(&stream, part->last ? Z_FINISH : Z_SYNC_FLUSH);
+        part->output_size = capacity - stream.avail_out;
+        part->ok = part->last ? result == Z_STREAM_END : (result == Z_OK && stream.avail_in == 0);
+    }
+    deflateEnd(&stream);
+    return NULL;
+}
+
+/// Writes row `y` with filter 0 (none) or 2 (up) as filter byte + bytes.
+static void pinmint_filter_row(const pinmint_png_encode_request *request, uint32_t y, int up, uint8_t *target) {
+    const uint8_t *row = request->rows + (size_t)y * request->row_bytes;
+    size_t count = request->row_bytes;
+    target[0] = (uint8_t)(up ? 2 : 0);
+    if (!up || y == 0) { memcpy(target + 1, row, count); return; }
+    const uint8_t *above = row - request->row_bytes;
+    for (size_t i = 0; i < count; i++) target[1 + i] = (uint8_t)(row[i] - above[i]);
+}
+
+/// Size of up to 64 evenly spaced rows filtered one way, deflated at level 1.
+static size_t pinmint_sample_size(const pinmint_png_encode_request *request, int up) {
+    uint32_t samples = request->height < 64 ? request->height : 64;
+    size_t stride = request->row_bytes + 1, size = (size_t)samples * stride;
+    uint8_t *buffer = malloc(size);
+    if (!buffer) return (size_t)-1;
+    for (uint32_t index = 0; index < samples; index++) {
+        uint32_t y = (uint32_t)((uint64_t)index * request->height / samples);
+        pinmint_filter_row(request, y, up, buffer + index * stride);
+    }
+    uLongf bound = compressBound((uLong)size);
+    uint8_t *output = malloc(bound);
+    size_t result = (size_t)-1;
+    if (output && compress2(output, &bound, buffer, (uLong)size, 1) == Z_OK) result = bound;
+    free(output);
+    free(buffer);
+    return result;
+}
+
+/// Filters all rows and writes the IDAT chunk and IEND; 0 on failure (out of memory).
+static int pinmint_write_own_idat(png_structp png, const pinmint_png_encode_request *request) {
+    int none = request->filter_mask & PNG_FILTER_NONE, up = request->filter_mask & PNG_FILTER_UP;
+    int useUp = up && (!none || pinmint_sample_size(request, 1) < pinmint_sample_size(request, 0));
+    size_t stride = request->row_bytes + 1, total = stride * request->height;
+    uint8_t *filtered = malloc(total);
+    if (!filtered) return 0;
+    for (uint32_t y = 0; y < request->height; y++) pinmint_filter_row(request, y, useUp, filtered + y * stride);
+    // Two halves when there is enough work to pay for a thread.
+    int halves = total >= (1u << 16) && request->height >= 2 ? 2 : 1;
+    size_t split = halves == 2 ? (size_t)(request->height / 2) * stride : total;
+    struct pinmint_part parts[2];
+    memset(parts, 0, sizeof parts);
+    for (int index = 0; index < halves; index++) {
+        parts[index].input = filtered + (index ? split : 0);
+        parts[index].input_size = index ? total - split : split;
+        parts[index].dictionary_size = index ? (split < 32768 ? split : 32768) : 0;
+        parts[index].dictionary = index ? filtered + split - parts[index].dictionary_size : NULL;
+        parts[index].level = request->compression_level;
+        parts[index].strategy = request->compression_strategy;
+        parts[index].last = index == halves - 1;
+    }
+    pthread_t thread;
+    int threaded = halves == 2 && pthread_create(&thread, NULL, pinmint_deflate_part, &parts[1]) == 0;
+    pinmint_deflate_part(&parts[0]);
+    if (halves == 2) { if (threaded) pthread_join(thread, NULL); else pinmint_deflate_part(&parts[1]); }
+    int ok = parts[0].ok && (halves == 1 || parts[1].ok);
+    uint8_t *stream = NULL;
+    size_t size = 0;
+    if (ok) {
+        size_t capacity = 2 + parts[0].output_size + parts[1].output_size + 4;
+        stream = malloc(capacity);
+        ok = stream != NULL;
+    }
+    if (ok) {
+        int level = request->compression_level, strategy = request->compression_strategy;
+        unsigned flevel = level < 2 || strategy >= Z_HUFFMAN_ONLY ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+        unsigned header = (0x78u << 8) | (flevel << 6);
+        header += 31 - header % 31;
+        stream[size++] = (uint8_t)(header >> 8);
+        stream[size++] = (uint8_t)header;
+        uLong adler = parts[0].adler;
+        for (int index = 0; index < halves; index++) {
+            memcpy(stream + size, parts[index].output, parts[index].output_size);
+            size += parts[index].output_size;
+            if (index) adler = adler32_combine(adler, parts[index].adler, (z_off_t)parts[index].input_size);
+        }
+        for (int shift = 24; shift >= 0; shift -= 8) stream[size++] = (uint8_t)(adler >> shift);
+    }
+    free(parts[0].output);
+    free(parts[1].output);
+    free(filtered);
+    if (!ok) { free(stream); return 0; }
+    png_write_chunk(png, (png_const_bytep)"IDAT", stream, size);
+    free(stream);
+    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
+    return 1;
+}
+
 int pinmint_png_encode(const pinmint_png_encode_request *request,
                        uint8_t **out_data, size_t *out_size,
                        char message[PINMINT_PNG_MESSAGE_CAPACITY]) {
@@ -107,6 +230,15 @@ int pinmint_png_encode(const pinmint_png_encode_request *request,
     // One large IDAT instead of 8 KiB pieces: 12 bytes saved per piece.
     png_set_compression_buffer_size(png, 1 << 20);
     png_write_info(png, info);
+    // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng.
+    if (request->own_deflate && request->color_type != PNG_COLOR_TYPE_PALETTE && request->bit_depth == 8
+        && (request->row_bytes + 1) * (size_t)request->height < ((size_t)1 << 30)) {
+        if (!pinmint_write_own_idat(png, request)) png_error(png, "out of memory while compressing");
+        png_destroy_write_struct(&png, &info);
+        *out_data = buffer.data;
+        *out_size = buffer.size;
+        return pinmint_png_ok;
+    }
     for (uint32_t y = 0; y < request->height; y++) {
         png_write_row(png, (png_const_bytep)(request->rows + (size_t)y * request->row_bytes));
     }

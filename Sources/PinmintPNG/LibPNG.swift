@@ -27,6 +27,8 @@ enum LibPNG {
         var strategy: Int32
         /// A mask of `pinmint_png_filter_*` values.
         var filters: Int32
+        /// The shim filters (none/up) and deflates itself, in two halves on two threads when large.
+        var ownDeflate = false
     }
 
     static func encode(_ image: PackedImage, compression: Compression, pixelsPerMeter: UInt32) throws(PNGError) -> [UInt8] {
@@ -43,7 +45,8 @@ enum LibPNG {
                         palette_rgb: palette.baseAddress, palette_count: Int32(image.paletteCount),
                         palette_alpha: alpha.baseAddress, alpha_count: Int32(image.paletteAlpha.count),
                         pixels_per_meter: pixelsPerMeter, compression_level: compression.level,
-                        compression_strategy: compression.strategy, filter_mask: compression.filters)
+                        compression_strategy: compression.strategy, filter_mask: compression.filters,
+                        own_deflate: compression.ownDeflate ? 1 : 0)
                     return pinmint_png_encode(&request, &data, &size, &message)
                 }
             }

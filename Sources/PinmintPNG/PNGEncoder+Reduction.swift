@@ -52,24 +52,35 @@ extension PNGEncoder {
         UInt32(pixels[index]) << 24 | UInt32(pixels[index + 1]) << 16 | UInt32(pixels[index + 2]) << 8 | UInt32(pixels[index + 3])
     }
 
+    /// Stops early once nothing more can be learnt: more than 256 colours
+    /// (or not counting), a translucent pixel and a non-grey pixel seen.
     static func analyse(_ bytes: [UInt8], countColors: Bool) -> ColorAnalysis {
         var analysis = ColorAnalysis()
         var table = ColorTable()
         var colors: [UInt32] = []
         var counting = countColors
-        bytes.withUnsafeBufferPointer { pixels in
-            var previous: UInt32? = nil
+        bytes.withUnsafeBytes { raw in
+            // One 32-bit load per pixel; r is the low byte after `littleEndian`.
+            let count = raw.count / 4
+            guard count > 0 else { return }
+            var previous = ~UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
             var index = 0
-            while index < pixels.count {
-                let color = packedColor(pixels, index)
-                index += 4
-                if color == previous { continue }  // flat runs: most of a marker
-                previous = color
-                if color & 0xff != 0xff { analysis.isOpaque = false }
-                if pixels[index - 4] != pixels[index - 3] || pixels[index - 3] != pixels[index - 2] { analysis.isGrey = false }
-                if counting && table.insert(color) {
-                    colors.append(color)
-                    if colors.count > 256 { counting = false }
+            while index < count {
+                let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+                index += 1
+                if word == previous { continue }  // flat runs: most of a marker
+                previous = word
+                if word >> 24 != 0xff { analysis.isOpaque = false }
+                let red = word & 0xff
+                if red != (word >> 8) & 0xff || red != (word >> 16) & 0xff { analysis.isGrey = false }
+                if counting {
+                    let color = word.byteSwapped  // r << 24 | g << 16 | b << 8 | a
+                    if table.insert(color) {
+                        colors.append(color)
+                        if colors.count > 256 { counting = false }
+                    }
+                } else if !analysis.isOpaque && !analysis.isGrey {
+                    break  // nothing left to find
                 }
             }
         }

@@ -37,7 +37,20 @@ struct PNGEncoderModeTests {
              pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 255) }, colorType: 2, bitDepth: 8),
         Case(description: "translucent 4096 colours", width: 64, height: 64,
              pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 200) }, colorType: 6, bitDepth: 8),
+        // Over 64 KiB of rows: `default` deflates them in two halves (Up wins the sample on the first, none on the second).
+        Case(description: "translucent 256x160 colour columns", width: 256, height: 160,
+             pixels: pixels(256 * 160) { ($0 % 256, ($0 % 256) ^ 0x5a, $0 / 256 / 40 * 50, 200) }, colorType: 6, bitDepth: 8),
+        Case(description: "opaque 256x160 colour noise", width: 256, height: 160,
+             pixels: pixels(256 * 160) { ($0 &* 2_654_435_761 >> 7 & 255, $0 % 251, $0 / 256, 255) }, colorType: 2, bitDepth: 8),
         Case(description: "one pixel", width: 1, height: 1, pixels: [1, 2, 3, 4], colorType: 3, bitDepth: 1),
+        // The colour scan stops early only once it has seen > 256 colours, a
+        // translucent pixel and a non-grey one; these put the last clue last.
+        Case(description: "512 grey/alpha pairs, then one colour", width: 64, height: 8,
+             pixels: pixels(512) { $0 == 511 ? (9, 8, 7, 100) : ($0 % 256, $0 % 256, $0 % 256, $0 / 256 * 100 + 50) },
+             colorType: 6, bitDepth: 8),
+        Case(description: "opaque 4096 colours, then one translucent", width: 64, height: 64,
+             pixels: pixels(4096) { $0 == 4095 ? (1, 2, 3, 254) : ($0 % 64 * 4, $0 / 64 * 4, 90, 255) },
+             colorType: 6, bitDepth: 8),
     ]
 
     @Test(arguments: cases, PNGEncoder.Mode.allCases)

@@ -66,6 +66,12 @@ typedef struct {
     /// A mask of pinmint_png_filter_*; one bit fixes the filter, several let
     /// libpng pick per row (minimum sum of absolute differences).
     int filter_mask;
+    /// Non-zero: the shim filters the rows and runs zlib itself (filter_mask
+    /// must be none, up, or none|up: chosen once per image from sampled rows
+    /// compressed at level 1), the stream split at a row in two halves
+    /// deflated on two threads when large (the second primed with the first's
+    /// last 32 KiB; output does not depend on timing). Grey/true colour only.
+    int own_deflate;
 } pinmint_png_encode_request;
 
 /// Encodes one PNG in memory; no time, text or other varying chunks, so
