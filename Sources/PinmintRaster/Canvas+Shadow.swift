@@ -48,14 +48,17 @@ extension Canvas {
 
         let target = layers[layers.count - 1]
         let clip = clips.last
+        // The colour is prepared once for the whole shadow, not once per row.
+        let solid = SolidSource(color: color, blend: .sourceOver)
         shadowAlpha.withUnsafeBufferPointer { alpha in
             for y in visible.y0..<visible.y1 {
                 let source = alpha.baseAddress! + (y - region.y0) * regionWidth + (visible.x0 - region.x0)
-                target.prepareRow(y, writing: visible.x0, visible.x1)
+                let overTransparent = target.prepareRow(y, writing: visible.x0, visible.x1)
                 let row = target.row(y) + visible.x0 * 4
                 let maskRow = clip.map { UnsafePointer($0.row(y: y, x: visible.x0)) }
                 let span = UnsafeBufferPointer<Float>(start: source, count: visible.x1 - visible.x0)
-                Canvas.compositeSolid(row: row, coverage: span, mask: maskRow, color: color, blend: .sourceOver)
+                Canvas.compositeSolid(row: row, coverage: span, mask: maskRow, source: solid,
+                                      overTransparent: overTransparent)
             }
         }
     }
