@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PinmintSVG", targets: ["PinmintSVG"]),
         .library(name: "PinmintPNG", targets: ["PinmintPNG"]),
         .library(name: "PinmintText", targets: ["PinmintText"]),
+        .library(name: "PinmintMarkers", targets: ["PinmintMarkers"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -25,6 +26,10 @@ let package = Package(
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
         .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
         .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
+                swiftSettings: swiftSettings),
+        // Markers: the description format, presets, layout, metadata.
+        .target(name: "PinmintMarkers",
+                dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
                 swiftSettings: swiftSettings),
 
         // MARK: C shims
@@ -39,13 +44,13 @@ let package = Package(
         // MARK: Tool
         .executableTarget(
             name: "pinmint",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintMarkers"],
             swiftSettings: swiftSettings),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintMarkers"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -61,6 +66,9 @@ let package = Package(
             name: "PinmintTextTests",
             dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PinmintMarkersTests",
+            dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]

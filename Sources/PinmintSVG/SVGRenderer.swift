@@ -13,9 +13,19 @@ extension SVGDocument {
         guard scale.isFinite, scale > 0 else {
             throw SVGError(file: file, problem: "the scale must be positive and finite, found \(scale)")
         }
+        try render(on: canvas, transform: .scale(scale))
+    }
+
+    /// Draws the document onto `canvas` with its viewport (width × height,
+    /// after the viewBox transform) mapped to device pixels by `transform`:
+    /// how a marker places an SVG icon in its frame.
+    public func render(on canvas: Canvas, transform: AffineTransform) throws(SVGError) {
+        guard transform.isFinite, transform.determinant != 0 else {
+            throw SVGError(file: file, problem: "the transform must be finite and invertible")
+        }
         let clipDepth = canvas.clipDepth, layerDepth = canvas.layerDepth
         do {
-            try draw(root, on: canvas, transform: viewBoxTransform.concatenating(.scale(scale)), inheritedShadow: nil)
+            try draw(root, on: canvas, transform: viewBoxTransform.concatenating(transform), inheritedShadow: nil)
         } catch {
             while canvas.clipDepth > clipDepth { try? canvas.popClip() }
             while canvas.layerDepth > layerDepth { try? canvas.endLayer(opacity: 0) }

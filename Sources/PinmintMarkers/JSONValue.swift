@@ -1,0 +1,202 @@
+import Foundation
+
+/// A JSON document as a tree, kept so that marker descriptions can be
+/// checked key by key: a misspelt key or a value of the wrong type is an
+/// error that names its place (`body.children[2].fill`), which Codable's
+/// synthesised decoding (it ignores unknown keys) cannot do.
+public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null; return }
+        if let value = try? container.decode(Bool.self) { self = .bool(value); return }
+        if let value = try? container.decode(Double.self) { self = .number(value); return }
+        if let value = try? container.decode(String.self) { self = .string(value); return }
+        if let value = try? container.decode([JSONValue].self) { self = .array(value); return }
+        self = .object(try container.decode([String: JSONValue].self))
+    }
+
+    /// Parses JSON text; `name` (a file name) prefixes the error.
+    public static func parse(_ data: Data, name: String) throws(MarkerError) -> JSONValue {
+        guard data.count <= MarkerLimits.maximumDescriptionBytes else {
+            throw MarkerError(input: name, problem: "the description is \(data.count) bytes; at most "
+                              + "\(MarkerLimits.maximumDescriptionBytes) are read")
+        }
+        do {
+            let value = try JSONDecoder().decode(JSONValue.self, from: data)
+            try value.checkDepth(name: name, depth: 0)
+            return value
+        } catch let error as MarkerError {
+            throw error
+        } catch let DecodingError.dataCorrupted(context) {
+            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw MarkerError(input: name, problem: "not valid JSON" + (reason.map { ": \($0)" } ?? ""))
+        } catch {
+            throw MarkerError(input: name, problem: "not valid JSON")
+        }
+    }
+
+    private func checkDepth(name: String, depth: Int) throws(MarkerError) {
+        guard depth <= MarkerLimits.maximumJSONDepth else {
+            throw MarkerError(input: name, problem: "nested deeper than \(MarkerLimits.maximumJSONDepth) levels")
+        }
+        switch self {
+        case .array(let items): for item in items { try item.checkDepth(name: name, depth: depth + 1) }
+        case .object(let members): for value in members.values { try value.checkDepth(name: name, depth: depth + 1) }
+        default: break
+        }
+    }
+
+    /// The JSON type's name, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return String(value)
+        case .number(let value): return JSONValue.format(value)
+        case .string(let value): return "\"\(value)\""
+        case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { "\"\($0)\": \(members[$0]!)" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A number as people write it: 3 rather than 3.0.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}
+
+/// A JSON object being read: every key read is ticked off, and `finish()`
+/// reports the first key nobody asked for, so typos do not pass silently.
+struct ObjectReader {
+    let path: String
+    let input: String
+    private let members: [String: JSONValue]
+    private var read: Set<String> = []
+
+    init(_ value: JSONValue, path: String, input: String) throws(MarkerError) {
+        guard case .object(let members) = value else {
+            throw MarkerError(input: input, path: path, problem: "expected an object, found \(value.typeName)")
+        }
+        self.members = members
+        self.path = path
+        self.input = input
+    }
+
+    func place(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func error(_ key: String, _ problem: String) -> MarkerError { MarkerError(input: input, path: place(key), problem: problem) }
+
+    func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
+
+    mutating func value(_ key: String) -> JSONValue? {
+        read.insert(key)
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(MarkerError) -> String? {
+        guard let value = value(key) else { return nil }
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return JSONValue.format(number)
+        default: throw error(key, "expected a string, found \(value.typeName)")
+        }
+    }
+
+    mutating func number(_ key: String, range: ClosedRange<Double>) throws(MarkerError) -> Double? {
+        guard let value = value(key) else { return nil }
+        return try JSONValue.number(value, at: place(key), input: input, range: range)
+    }
+
+    mutating func bool(_ key: String) throws(MarkerError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw error(key, "expected true or false, found \(value.typeName)") }
+        return flag
+    }
+
+    mutating func array(_ key: String, maximumCount: Int) throws(MarkerError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let items) = value else { throw error(key, "expected an array, found \(value.typeName)") }
+        guard items.count <= maximumCount else {
+            throw error(key, "has \(items.count) items; at most \(maximumCount) are allowed")
+        }
+        return items
+    }
+
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type)
+        throws(MarkerError) -> Choice? where Choice.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            throw error(key, "unknown value '\(text)' (expected \(Choice.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))")
+        }
+        return choice
+    }
+
+    /// Throws for the first key (alphabetically) that was never read.
+    func finish(allowed extra: Set<String> = []) throws(MarkerError) {
+        let unknown = members.keys.filter { !read.contains($0) && !extra.contains($0) }.sorted()
+        if let first = unknown.first {
+            let known = read.union(extra).sorted()
+            let hint = JSONValue.closest(to: first, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw MarkerError(input: input, path: place(first), problem: "unknown key" + hint)
+        }
+    }
+}
+
+extension JSONValue {
+    static func number(_ value: JSONValue, at path: String, input: String,
+                       range: ClosedRange<Double>) throws(MarkerError) -> Double {
+        let number: Double
+        switch value {
+        case .number(let n): number = n
+        case .string(let text):
+            guard let n = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw MarkerError(input: input, path: path, problem: "'\(text)' is not a number")
+            }
+            number = n
+        default: throw MarkerError(input: input, path: path, problem: "expected a number, found \(value.typeName)")
+        }
+        guard number.isFinite, range.contains(number) else {
+            throw MarkerError(input: input, path: path, problem: "\(format(number)) is out of range "
+                              + "(\(format(range.lowerBound))...\(format(range.upperBound)))")
+        }
+        return number
+    }
+
+    /// The candidate within edit distance 2 of `word`, for "did you mean".
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, ca) in a.enumerated() {
+                var current = [i + 1]
+                for (j, cb) in b.enumerated() {
+                    current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let letters = Array(word.lowercased())
+        let scored = candidates.map { (candidate: $0, distance: distance(letters, Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
+        return best.candidate
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PinmintGeometry
+
+/// Which point of a marker sits on the map coordinate.
+public enum AnchorSpec: Sendable, Hashable {
+    /// The tip of the first pointer (bubble arrow, teardrop point) in the
+    /// part tree; the centre when there is none.
+    case auto
+    /// A point of the marker's frame: `center`, `top`, `bottom`, `left`,
+    /// `right`, `top-left`, `top-right`, `bottom-left`, `bottom-right`.
+    case named(NamedAnchor)
+    /// Points from the frame's top-left corner.
+    case point(Point)
+
+    public enum NamedAnchor: String, Sendable, CaseIterable {
+        case center, top, bottom, left, right
+        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+    }
+}
+
+/// One marker ready to lay out and draw: a part tree and its anchor. A
+/// style with variants (unselected, selected) gives one description each.
+public struct MarkerDescription: Sendable {
+    /// "default", or the variant's name ("selected"); output files of other
+    /// variants get `-NAME` after the marker's id.
+    public var variant: String
+    public var body: Part
+    public var anchor: AnchorSpec
+
+    public init(variant: String = "default", body: Part, anchor: AnchorSpec = .auto) {
+        self.variant = variant
+        self.body = body
+        self.anchor = anchor
+    }
+
+    /// Reads a root part (with an optional `anchor` key) from JSON.
+    init(variant: String, json: JSONValue, path: String, input: String, baseDirectory: String) throws(MarkerError) {
+        guard case .object(var members) = json else {
+            throw MarkerError(input: input, path: path, problem: "expected a part (an object), found \(json.typeName)")
+        }
+        var anchor = AnchorSpec.auto
+        if let value = members.removeValue(forKey: "anchor") {
+            anchor = try MarkerDescription.anchor(value, path: "\(path).anchor", input: input)
+        }
+        var decoder = PartDecoder(input: input, baseDirectory: baseDirectory)
+        self.init(variant: variant, body: try decoder.part(.object(members), path: path), anchor: anchor)
+    }
+
+    private static func anchor(_ value: JSONValue, path: String, input: String) throws(MarkerError) -> AnchorSpec {
+        switch value {
+        case .string("auto"), .string("pointer"): return .auto
+        case .string(let name):
+            guard let named = AnchorSpec.NamedAnchor(rawValue: name) else {
+                throw MarkerError(input: input, path: path, problem: "unknown anchor '\(name)' (expected 'auto', "
+                                  + AnchorSpec.NamedAnchor.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                                  + " or [x, y] in points)")
+            }
+            return .named(named)
+        case .array(let items) where items.count == 2:
+            let range = -MarkerLimits.maximumLength...MarkerLimits.maximumLength
+            return .point(Point(try JSONValue.number(items[0], at: "\(path)[0]", input: input, range: range),
+                                try JSONValue.number(items[1], at: "\(path)[1]", input: input, range: range)))
+        default:
+            throw MarkerError(input: input, path: path, problem: "expected an anchor name or [x, y], found \(value.typeName)")
+        }
+    }
+}
+
+/// A description file: a style of its own (`marker` or `variants`, with
+/// optional `options`), or a preset with options:
+/// `{"preset": "price-tag", "options": {"label": "5200萬"}}`.
+public struct MarkerFile: Sendable {
+    public let style: MarkerStyle
+    /// Option values the file sets.
+    public let values: [String: JSONValue]
+
+    /// A style with option values (e.g. a preset and nothing set).
+    public init(style: MarkerStyle, values: [String: JSONValue] = [:]) {
+        self.style = style
+        self.values = values
+    }
+
+    public init(contentsOfFile path: String) throws(MarkerError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
+                              ? "cannot read the file" : "no such file")
+        }
+        try self.init(json: data, input: path, baseDirectory: (path as NSString).deletingLastPathComponent)
+    }
+
+    public init(json data: Data, input: String, baseDirectory: String) throws(MarkerError) {
+        let root = try JSONValue.parse(data, name: input)
+        guard case .object(let members) = root, case .string(let preset)? = members["preset"] else {
+            let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            style = try MarkerStyle(json: data, name: name, input: input, baseDirectory: baseDirectory)
+            values = [:]
+            return
+        }
+        var reader = try ObjectReader(root, path: "", input: input)
+        _ = reader.value("preset")
+        guard let style = MarkerStyle.preset(named: preset) else {
+            throw reader.error("preset", "unknown preset '\(preset)' (presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
+        }
+        self.style = style
+        var values: [String: JSONValue] = [:]
+        if let options = reader.value("options") {
+            guard case .object(let given) = options else {
+                throw reader.error("options", "expected an object of option values, found \(options.typeName)")
+            }
+            for (name, value) in given {
+                // Relative picture paths are relative to the description file.
+                if case .string(let text) = value, style.options.first(where: { $0.name == name })?.kind == .file,
+                   !text.isEmpty, !text.hasPrefix("/"), !baseDirectory.isEmpty {
+                    values[name] = .string((baseDirectory as NSString).appendingPathComponent(text))
+                } else {
+                    values[name] = value
+                }
+            }
+        }
+        self.values = values
+        try reader.finish(allowed: ["$schema", "comment"])
+    }
+}

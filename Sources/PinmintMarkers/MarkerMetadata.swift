@@ -1,0 +1,73 @@
+import Foundation
+import PinmintGeometry
+
+/// A rectangle in whole pixels of the rendered image.
+public struct PixelBox: Hashable, Sendable, Codable {
+    public var x, y, width, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public func contains(_ other: PixelBox) -> Bool {
+        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+    }
+}
+
+/// What a map client needs to place a marker image, beside its pixels.
+///
+/// `width`, `height`, `anchor`, `hitBoxes` and `contentBox` are in pixels of
+/// the image (origin top-left, y down). The client offsets (`leaflet`,
+/// `maplibre`, `mapkit`) are in points, i.e. CSS pixels: pixels ÷ pixelRatio,
+/// which is what those APIs take for @2x and @3x images.
+public struct MarkerMetadata: Hashable, Sendable {
+    public let width: Int, height: Int
+    public let pixelRatio: Double
+    /// The pixel position that sits on the map coordinate (pointer tip, pin point).
+    public let anchor: Point
+    /// The parts that are drawn (bodies, pointers, pictures, bare text), as
+    /// boxes; transparent margins and shadows are not in any box.
+    public let hitBoxes: [PixelBox]
+    /// Where the text sits (the part marked `content`, else the first text part).
+    public let contentBox: PixelBox?
+    public let variant: String
+
+    /// Image size in points: Leaflet's `iconSize`.
+    public var pointSize: Size { Size(Double(width) / pixelRatio, Double(height) / pixelRatio) }
+    /// The anchor in points from the top-left corner: Leaflet's `iconAnchor`.
+    public var pointAnchor: Point { Point(anchor.x / pixelRatio, anchor.y / pixelRatio) }
+    /// MapLibre / Mapbox `icon-offset` to use with `icon-anchor: bottom`: moves
+    /// the image's bottom centre so that the anchor lands on the coordinate.
+    public var iconOffset: Point { Point(pointSize.width / 2 - pointAnchor.x, pointSize.height - pointAnchor.y) }
+    /// MapKit's `centerOffset` (points): MKAnnotationView centres the image
+    /// on the coordinate, then moves it by this.
+    public var centerOffset: Point { Point(pointSize.width / 2 - pointAnchor.x, pointSize.height / 2 - pointAnchor.y) }
+
+    /// The metadata as a JSON object (keys sorted), with `id` and `file` when given.
+    public func json(id: String? = nil, file: String? = nil) -> [String: Any] {
+        func number(_ value: Double) -> Any {
+            let rounded = (value * 1000).rounded() / 1000
+            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int(rounded) as Any : rounded as Any
+        }
+        func box(_ box: PixelBox) -> [String: Any] { ["x": box.x, "y": box.y, "width": box.width, "height": box.height] }
+        var object: [String: Any] = [
+            "width": width, "height": height, "pixelRatio": number(pixelRatio),
+            "anchor": ["x": number(anchor.x), "y": number(anchor.y)],
+            "hitBoxes": hitBoxes.map(box),
+            "variant": variant,
+            "leaflet": ["iconSize": [number(pointSize.width), number(pointSize.height)],
+                        "iconAnchor": [number(pointAnchor.x), number(pointAnchor.y)]],
+            "maplibre": ["icon-anchor": "bottom", "icon-offset": [number(iconOffset.x), number(iconOffset.y)]],
+            "mapkit": ["centerOffset": ["x": number(centerOffset.x), "y": number(centerOffset.y)]],
+        ]
+        if let contentBox { object["contentBox"] = box(contentBox) }
+        if let id { object["id"] = id }
+        if let file { object["file"] = file }
+        return object
+    }
+
+    /// JSON text of `json(id:file:)`: pretty-printed, keys sorted, so that
+    /// the same marker always gives the same bytes.
+    public static func jsonText(_ objects: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

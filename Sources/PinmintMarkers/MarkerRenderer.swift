@@ -1,0 +1,112 @@
+import Foundation
+import PinmintGeometry
+import PinmintPNG
+import PinmintRaster
+import PinmintSVG
+import PinmintText
+
+/// Lays out and draws markers. Keeps the fonts, decoded pictures and parsed
+/// SVG icons it has used, so rendering many markers with one renderer does
+/// the loading once. Not thread-safe: use one renderer per thread.
+public final class MarkerRenderer {
+    /// The fonts text is set in.
+    public let fonts: FontLibrary
+    private var fallbacks: [String: FontFallback] = [:]
+    private var pictures: [String: Image] = [:]
+    private var icons: [String: SVGDocument] = [:]
+
+    /// A renderer over the fonts in `fontFolders`, then Pinmint's own
+    /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
+    /// default leaves system fonts out, so that a marker renders to the same
+    /// bytes on every machine.
+    public init(fontFolders: [String] = [], includeSystemFonts: Bool = false) throws(MarkerError) {
+        do {
+            fonts = try FontLibrary.standard(userFolders: fontFolders, includeSystem: includeSystemFonts)
+        } catch {
+            throw MarkerError(input: error.file, problem: error.problem)
+        }
+        guard !fonts.descriptors.isEmpty else {
+            throw MarkerError(input: "fonts", problem: "no fonts found (looked in \(fonts.folders.joined(separator: ", "))); "
+                              + "set PINMINT_FONTS to Pinmint's Fonts/ folder")
+        }
+    }
+
+    /// Renders every variant of `style` with `options` (command-line text).
+    public func render(style: MarkerStyle, options: [String: String] = [:], scale: Double) throws(MarkerError) -> [RenderedMarker] {
+        var rendered: [RenderedMarker] = []
+        for description in try style.resolve(options: options) {
+            rendered.append(try render(description, scale: scale))
+        }
+        return rendered
+    }
+
+    /// Lays out and draws one marker at `scale` (pixel ratio: 2 renders @2x).
+    public func render(_ description: MarkerDescription, scale: Double) throws(MarkerError) -> RenderedMarker {
+        guard scale.isFinite, MarkerLimits.scaleRange.contains(scale) else {
+            throw MarkerError(input: "scale", problem: "\(scale) is out of range (\(MarkerLimits.scaleRange.lowerBound)...\(MarkerLimits.scaleRange.upperBound))")
+        }
+        var layout = MarkerLayout(scale: scale, renderer: self)
+        let root = try layout.build(description.body, path: "marker")
+        _ = try layout.measure(root, limit: nil)
+        layout.place(root, at: .zero)
+        return try layout.draw(root, anchor: description.anchor, variant: description.variant)
+    }
+
+    // MARK: Resources
+
+    func fallback(families: [String]?, weight: Int) throws(MarkerError) -> FontFallback {
+        let families = families ?? FontLibrary.defaultFamilies
+        let key = "\(weight)|" + families.joined(separator: "|")
+        if let cached = fallbacks[key] { return cached }
+        let chain: FontFallback
+        do { chain = try fonts.fallback(families: families, weight: weight) } catch {
+            throw MarkerError(input: error.file, problem: error.problem)
+        }
+        guard !chain.isEmpty else {
+            throw MarkerError(input: "font", problem: "none of the families \(families.joined(separator: ", ")) is installed; "
+                              + "available: \(fonts.families.prefix(8).joined(separator: ", "))")
+        }
+        fallbacks[key] = chain
+        return chain
+    }
+
+    func picture(_ file: String) throws(MarkerError) -> Image {
+        if let cached = pictures[file] { return cached }
+        guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such picture file") }
+        let image: Image
+        do {
+            image = try PNGDecoder.decode(contentsOfFile: file, limits: PNGDecoder.Limits(maximumSide: 4096, maximumPixelCount: 4096 * 4096)).image
+        } catch {
+            throw MarkerError(input: file, problem: "not a usable PNG picture: \(error.problem)")
+        }
+        pictures[file] = image
+        return image
+    }
+
+    func icon(_ file: String) throws(MarkerError) -> SVGDocument {
+        if let cached = icons[file] { return cached }
+        guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such icon file") }
+        let document: SVGDocument
+        do { document = try SVGDocument(contentsOfFile: file) } catch {
+            throw MarkerError(input: file, problem: "not a usable SVG icon: \(error.problem)")
+        }
+        icons[file] = document
+        return document
+    }
+}
+
+/// A drawn marker: pixels and what a map client needs to place it.
+public struct RenderedMarker {
+    /// "default", or the variant's name ("selected").
+    public let variant: String
+    /// Premultiplied pixels, `metadata.width` × `metadata.height`.
+    public let canvas: Canvas
+    public let metadata: MarkerMetadata
+    /// Things worth telling a person (e.g. characters no font has).
+    public let warnings: [String]
+
+    /// The marker as PNG bytes (with a pHYs chunk for the pixel ratio).
+    public func pngData(mode: PNGEncoder.Mode = .default) throws(PNGError) -> [UInt8] {
+        try PNGEncoder.encode(canvas, pixelRatio: metadata.pixelRatio, mode: mode)
+    }
+}

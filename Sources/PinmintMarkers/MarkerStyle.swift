@@ -1,0 +1,400 @@
+import Foundation
+import PinmintRaster
+
+/// A marker style: named options and one or more variants (e.g. an avatar
+/// unselected and selected), each a part tree written in the description
+/// format with `${option}` placeholders. The built-in presets are styles
+/// written in exactly this vocabulary (`MarkerStyle.presets`), so a user can
+/// copy one (`pinmint styles --show NAME`) and make a new style as data.
+///
+/// Filling in options: a string that is exactly `"${name}"` becomes the
+/// option's value with its type (a number stays a number); `${name}` inside
+/// a longer string is replaced by its text; `${name|initials}` (also
+/// `upper`, `lower`) transforms the text; `$${` writes a literal `${`.
+/// An object with `"when": "name"` is kept only when the option is set (a
+/// non-empty text other than "none", true, a non-zero number), with
+/// `"unless": "name"` only when it is not; `"name=value"` and
+/// `"name!=value"` compare, and a list of conditions must all hold.
+public struct MarkerStyle: Sendable {
+    /// One option a style takes (`--label 5200萬` on the command line).
+    public struct Option: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            case text
+            /// A colour, or "none" (turns the parts that depend on it off), or "auto".
+            case color
+            case number(ClosedRange<Double>)
+            case flag
+            /// A file path; relative paths are resolved against the current folder.
+            case file
+            case choice([String])
+        }
+        public let name: String
+        public let kind: Kind
+        /// Null when the option has no default (it is then unset).
+        public let defaultValue: JSONValue
+        public let help: String
+
+        /// The kind as people read it in `pinmint styles`.
+        public var kindName: String {
+            switch kind {
+            case .text: return "text"
+            case .color: return "colour"
+            case .number(let range): return "number \(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound))"
+            case .flag: return "flag"
+            case .file: return "file"
+            case .choice(let choices): return choices.joined(separator: "|")
+            }
+        }
+    }
+
+    /// The style's name (a preset's name, or the file name without `.json`).
+    public let name: String
+    public let summary: String
+    public let options: [Option]
+    /// Variant names in output order: "default" first, then the others sorted.
+    public var variantNames: [String] { variants.map(\.name) }
+    /// The description's source (a file path or `preset NAME`), for errors.
+    public let input: String
+    /// The JSON text the style was read from (shown by `pinmint styles --show`).
+    public let source: String
+    let variants: [(name: String, template: JSONValue)]
+    let baseDirectory: String
+
+    /// Reads a style from JSON text. `input` names it in errors; relative
+    /// file paths inside it are resolved against `baseDirectory`.
+    public init(json data: Data, name: String, input: String, baseDirectory: String) throws(MarkerError) {
+        let root = try JSONValue.parse(data, name: input)
+        var reader = try ObjectReader(root, path: "", input: input)
+        self.name = try reader.string("name") ?? name
+        summary = try reader.string("description") ?? ""
+        self.input = input
+        self.baseDirectory = baseDirectory
+        source = String(decoding: data, as: UTF8.self)
+
+        var options: [Option] = []
+        for (index, item) in (try reader.array("options", maximumCount: MarkerLimits.maximumOptionCount) ?? []).enumerated() {
+            options.append(try MarkerStyle.option(item, path: "options[\(index)]", input: input))
+        }
+        var seen = Set<String>()
+        for option in options where !seen.insert(option.name).inserted {
+            throw MarkerError(input: input, path: "options", problem: "option '\(option.name)' is declared twice")
+        }
+        self.options = options
+
+        var variants: [(String, JSONValue)] = []
+        let single = reader.value("marker"), several = reader.value("variants")
+        switch (single, several) {
+        case (let marker?, nil):
+            variants = [("default", marker)]
+        case (nil, .object(let members)?):
+            guard !members.isEmpty, members.count <= MarkerLimits.maximumVariantCount else {
+                throw reader.error("variants", "expected 1 to \(MarkerLimits.maximumVariantCount) variants")
+            }
+            for key in members.keys.sorted(by: { ($0 == "default" ? "" : $0) < ($1 == "default" ? "" : $1) }) {
+                guard key.range(of: "^[a-z0-9][a-z0-9-]*$", options: .regularExpression) != nil else {
+                    throw reader.error("variants.\(key)", "variant names are lower-case letters, digits and '-'")
+                }
+                variants.append((key, members[key]!))
+            }
+        case (nil, let other?):
+            throw reader.error("variants", "expected an object of variants, found \(other.typeName)")
+        case (nil, nil):
+            throw reader.error("marker", "missing: a style needs 'marker' (a part) or 'variants'")
+        case (.some, .some):
+            throw reader.error("variants", "give either 'marker' or 'variants', not both")
+        }
+        self.variants = variants
+        try reader.finish(allowed: ["$schema", "comment"])
+    }
+
+    /// Reads a style file (`.json`).
+    public init(contentsOfFile path: String) throws(MarkerError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
+                              ? "cannot read the file" : "no such file")
+        }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        try self.init(json: data, name: name, input: path, baseDirectory: (path as NSString).deletingLastPathComponent)
+    }
+
+    private static func option(_ value: JSONValue, path: String, input: String) throws(MarkerError) -> Option {
+        var reader = try ObjectReader(value, path: path, input: input)
+        guard let name = try reader.string("name"),
+              name.range(of: "^[a-z][a-z0-9-]*$", options: .regularExpression) != nil else {
+            throw reader.error("name", "missing or not a lower-case name (letters, digits, '-')")
+        }
+        let kind: Option.Kind
+        switch try reader.string("type") ?? "text" {
+        case "text": kind = .text
+        case "color", "colour": kind = .color
+        case "number":
+            var range = -MarkerLimits.maximumLength...MarkerLimits.maximumLength
+            if let bounds = try reader.array("range", maximumCount: 2) {
+                guard bounds.count == 2 else { throw reader.error("range", "expected [minimum, maximum]") }
+                let low = try JSONValue.number(bounds[0], at: reader.place("range[0]"), input: input, range: -1e9...1e9)
+                let high = try JSONValue.number(bounds[1], at: reader.place("range[1]"), input: input, range: low...1e9)
+                range = low...high
+            }
+            kind = .number(range)
+        case "flag", "bool", "boolean": kind = .flag
+        case "file": kind = .file
+        case "choice":
+            var choices: [String] = []
+            for item in try reader.array("choices", maximumCount: 64) ?? [] {
+                guard case .string(let choice) = item else { throw reader.error("choices", "expected strings") }
+                choices.append(choice)
+            }
+            guard !choices.isEmpty else { throw reader.error("choices", "missing: a choice option lists its choices") }
+            kind = .choice(choices)
+        case let other:
+            throw reader.error("type", "unknown option type '\(other)' (expected text, color, number, flag, file or choice)")
+        }
+        let help = try reader.string("help") ?? ""
+        let defaultValue = reader.value("default") ?? .null
+        try reader.finish()
+        let option = Option(name: name, kind: kind, defaultValue: defaultValue, help: help)
+        if defaultValue != .null {
+            // The default must itself be a valid value.
+            _ = try option.check(defaultValue, input: input, place: "\(path).default")
+        }
+        return option
+    }
+
+    // MARK: Filling in options
+
+    /// The style's variants with `options` filled in. Values are text as
+    /// typed on a command line (`"12"`, `"#fff"`, `"true"`); JSON values are
+    /// accepted by `resolve(values:)`. Unknown options are an error.
+    public func resolve(options: [String: String]) throws(MarkerError) -> [MarkerDescription] {
+        var typed: [String: JSONValue] = [:]
+        for (name, text) in options {
+            guard let option = self.options.first(where: { $0.name == name }) else {
+                throw unknownOption(name)
+            }
+            typed[name] = try option.parse(text, input: "--\(name)")
+        }
+        return try resolve(values: typed)
+    }
+
+    /// As `resolve(options:)`, with values already typed (from a JSON description).
+    public func resolve(values: [String: JSONValue]) throws(MarkerError) -> [MarkerDescription] {
+        var filled: [String: JSONValue] = [:]
+        for option in options { filled[option.name] = option.defaultValue }
+        for (name, value) in values {
+            guard let option = options.first(where: { $0.name == name }) else { throw unknownOption(name) }
+            filled[name] = try option.check(value, input: input, place: "options.\(name)")
+        }
+        var descriptions: [MarkerDescription] = []
+        for (name, template) in variants {
+            let path = variants.count == 1 ? "marker" : "variants.\(name)"
+            let substituted = try Substitution(values: filled, input: input).apply(template, path: path) ?? .null
+            descriptions.append(try MarkerDescription(variant: name, json: substituted, path: path, input: input,
+                                                      baseDirectory: baseDirectory))
+        }
+        return descriptions
+    }
+
+    private func unknownOption(_ name: String) -> MarkerError {
+        let hint = JSONValue.closest(to: name, in: options.map(\.name)).map { " (did you mean '--\($0)'?)" } ?? ""
+        return MarkerError(input: "--\(name)", problem: "\(self.name) has no option '\(name)'" + hint
+                           + "; see 'pinmint styles \(self.name)'")
+    }
+}
+
+extension MarkerStyle.Option {
+    /// Reads a command-line value (`input` names it in errors, e.g. `--label`).
+    public func parse(_ text: String, input: String) throws(MarkerError) -> JSONValue {
+        switch kind {
+        case .number:
+            if text == "auto" || text == "none" { return .null }
+            guard let number = Double(text) else { throw MarkerError(input: input, problem: "'\(text)' is not a number") }
+            return try check(.number(number), input: input, place: "")
+        case .flag:
+            switch text.lowercased() {
+            case "true", "yes", "1", "on": return .bool(true)
+            case "false", "no", "0", "off": return .bool(false)
+            default: throw MarkerError(input: input, problem: "'\(text)' is not true or false")
+            }
+        case .file:
+            if text.isEmpty || text == "none" { return .string("") }
+            let absolute = text.hasPrefix("/") ? text
+                : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(text)
+            return .string(absolute)
+        default:
+            return try check(.string(text), input: input, place: "")
+        }
+    }
+
+    /// Checks a typed value against the option's kind.
+    func check(_ value: JSONValue, input: String, place: String) throws(MarkerError) -> JSONValue {
+        func fail(_ problem: String) -> MarkerError { MarkerError(input: input, path: place, problem: problem) }
+        switch (kind, value) {
+        case (_, .null): return .null
+        case (.text, .string(let text)):
+            guard text.unicodeScalars.count <= MarkerLimits.maximumTextLength else {
+                throw fail("is \(text.unicodeScalars.count) characters long; at most \(MarkerLimits.maximumTextLength) are allowed")
+            }
+            return value
+        case (.text, .number(let number)): return .string(JSONValue.format(number))
+        case (.color, .string(let text)):
+            if text == "none" || text == "auto" || text.isEmpty { return value }
+            do { _ = try Color(parsing: text) } catch { throw fail(error.description) }
+            return value
+        case (.number(let range), .number(let number)):
+            guard number.isFinite, range.contains(number) else {
+                throw fail("\(JSONValue.format(number)) is out of range (\(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound)))")
+            }
+            return value
+        case (.flag, .bool): return value
+        case (.file, .string): return value
+        case (.choice(let choices), .string(let text)):
+            guard choices.contains(text) else {
+                throw fail("'\(text)' is not one of \(choices.joined(separator: ", "))")
+            }
+            return value
+        default:
+            throw fail("expected \(kindName), found \(value.typeName)")
+        }
+    }
+}
+
+/// Fills `${option}` placeholders and applies `when`/`unless`.
+struct Substitution {
+    let values: [String: JSONValue]
+    let input: String
+
+    /// The value with options filled in; nil when a `when`/`unless` drops it.
+    func apply(_ value: JSONValue, path: String) throws(MarkerError) -> JSONValue? {
+        switch value {
+        case .string(let text): return try substitute(text, path: path)
+        case .array(let items):
+            var kept: [JSONValue] = []
+            for (index, item) in items.enumerated() {
+                if let item = try apply(item, path: "\(path)[\(index)]") { kept.append(item) }
+            }
+            return .array(kept)
+        case .object(var members):
+            if let condition = members.removeValue(forKey: "when"), try !holds(condition, path: "\(path).when", all: true) {
+                return nil
+            }
+            if let condition = members.removeValue(forKey: "unless"), try holds(condition, path: "\(path).unless", all: false) {
+                return nil
+            }
+            var result: [String: JSONValue] = [:]
+            for (key, member) in members {
+                if let filled = try apply(member, path: "\(path).\(key)"), filled != .null { result[key] = filled }
+            }
+            return .object(result)
+        default: return value
+        }
+    }
+
+    /// `all`: every condition of a list must hold (when); else any (unless).
+    private func holds(_ condition: JSONValue, path: String, all: Bool) throws(MarkerError) -> Bool {
+        switch condition {
+        case .string(let text): return try test(text, path: path)
+        case .array(let items):
+            var results: [Bool] = []
+            for (index, item) in items.enumerated() {
+                guard case .string(let text) = item else {
+                    throw MarkerError(input: input, path: "\(path)[\(index)]", problem: "expected an option name")
+                }
+                results.append(try test(text, path: "\(path)[\(index)]"))
+            }
+            return all ? results.allSatisfy { $0 } : results.contains(true)
+        default:
+            throw MarkerError(input: input, path: path, problem: "expected an option name or a list of them")
+        }
+    }
+
+    private func test(_ condition: String, path: String) throws(MarkerError) -> Bool {
+        for (separator, equal) in [("!=", false), ("=", true)] {
+            if let range = condition.range(of: separator) {
+                let name = String(condition[..<range.lowerBound]), expected = String(condition[range.upperBound...])
+                let value = try lookup(name, path: path)
+                let text: String
+                switch value {
+                case .string(let s): text = s
+                case .number(let n): text = JSONValue.format(n)
+                case .bool(let b): text = String(b)
+                default: text = ""
+                }
+                return (text == expected) == equal
+            }
+        }
+        switch try lookup(condition, path: path) {
+        case .string(let text): return !text.isEmpty && text != "none"
+        case .bool(let flag): return flag
+        case .number(let number): return number != 0
+        default: return false
+        }
+    }
+
+    private func lookup(_ name: String, path: String) throws(MarkerError) -> JSONValue {
+        guard let value = values[name] else {
+            throw MarkerError(input: input, path: path, problem: "no option named '\(name)'")
+        }
+        return value
+    }
+
+    private func substitute(_ text: String, path: String) throws(MarkerError) -> JSONValue {
+        guard text.contains("${") else { return .string(text) }
+        // A whole-string placeholder keeps the option's type.
+        if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).firstIndex(of: "}") == text.index(before: text.endIndex),
+           !text.hasPrefix("$${") {
+            let expression = String(text.dropFirst(2).dropLast())
+            return try evaluate(expression, path: path)
+        }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                result += rest[..<rest.index(before: start.lowerBound)] + "${"
+                rest = rest[start.upperBound...]
+                continue
+            }
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                throw MarkerError(input: input, path: path, problem: "'${' without a closing '}' in '\(text)'")
+            }
+            switch try evaluate(String(rest[start.upperBound..<end]), path: path) {
+            case .string(let s): result += s
+            case .number(let n): result += JSONValue.format(n)
+            case .bool(let b): result += String(b)
+            default: break
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return .string(result + rest)
+    }
+
+    private func evaluate(_ expression: String, path: String) throws(MarkerError) -> JSONValue {
+        var pieces = expression.split(separator: "|", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        var value = try lookup(pieces.removeFirst(), path: path)
+        for filter in pieces {
+            guard case .string(let text) = value else {
+                throw MarkerError(input: input, path: path, problem: "filter '\(filter)' needs a text option")
+            }
+            switch filter {
+            case "initials": value = .string(Substitution.initials(text))
+            case "upper": value = .string(text.uppercased())
+            case "lower": value = .string(text.lowercased())
+            case "trim": value = .string(text.trimmingCharacters(in: .whitespaces))
+            default:
+                throw MarkerError(input: input, path: path, problem: "unknown filter '\(filter)' (expected initials, upper, lower or trim)")
+            }
+        }
+        return value
+    }
+
+    /// "Ada Lovelace" → "AL", "grace" → "G", "张三" → "张": the first letter
+    /// of the first and the last word, upper-cased.
+    static func initials(_ name: String) -> String {
+        let words = name.split(whereSeparator: { $0.isWhitespace })
+        guard let first = words.first?.first else { return "" }
+        if words.count == 1 { return String(first).uppercased() }
+        return (String(first) + String(words.last!.first!)).uppercased()
+    }
+}

@@ -1,0 +1,239 @@
+import PinmintGeometry
+import PinmintRaster
+import PinmintText
+
+/// One piece of a marker: a container (with an optional background shape
+/// and children placed in a row, a stack or on top of each other), a text,
+/// a picture, an icon or a spacer. Lengths are in points; the renderer
+/// multiplies them by the pixel ratio.
+public struct Part: Sendable {
+    public enum Kind: Sendable {
+        case box(Box)
+        case text(TextPart)
+        case picture(PicturePart)
+        case icon(IconPart)
+        case spacer
+    }
+
+    public var kind: Kind
+    /// A name for the part, shown in error messages; optional.
+    public var name: String?
+    /// Fixed outer size in points; nil sizes the part to its content.
+    public var width: Double?, height: Double?
+    /// Bounds on the automatic size, points.
+    public var minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?
+    /// 0...1, multiplies everything the part draws (default 1).
+    public var opacity: Double = 1
+    /// Marks the part whose frame is the marker's content box (where text
+    /// sits). Without a mark, the first text part's frame is used.
+    public var isContent = false
+    /// Whether the part's frame counts as a hit box even when nothing is
+    /// drawn there (default: parts that draw count, others do not).
+    public var hit: Bool?
+
+    public init(_ kind: Kind) { self.kind = kind }
+}
+
+/// How a container places its children inside its padding.
+public enum BoxLayout: String, Sendable, CaseIterable {
+    /// Left to right, `gap` apart.
+    case row
+    /// Top to bottom, `gap` apart.
+    case stack
+    /// Each child over the previous one, all aligned in the same box.
+    case overlay
+}
+
+/// Where children sit on an axis when there is room to spare.
+public enum Alignment: String, Sendable, CaseIterable {
+    case start, center, end
+}
+
+/// Space inside a container's edge, points.
+public struct Insets: Hashable, Sendable {
+    public var top, right, bottom, left: Double
+    public init(top: Double, right: Double, bottom: Double, left: Double) {
+        self.top = top; self.right = right; self.bottom = bottom; self.left = left
+    }
+    public init(_ all: Double) { self.init(top: all, right: all, bottom: all, left: all) }
+    public static let zero = Insets(0)
+}
+
+/// A container: an optional background shape with fill, stroke and shadow,
+/// and children laid out inside it.
+public struct Box: Sendable {
+    public var layout: BoxLayout = .overlay
+    public var children: [Part] = []
+    /// Space between children in a row or stack, points.
+    public var gap: Double = 0
+    public var padding: Insets = .zero
+    /// Horizontal and vertical placement of the children (default centred).
+    public var alignX: Alignment = .center, alignY: Alignment = .center
+    /// The background; nil draws nothing but still lays out the children.
+    public var shape: Shape?
+    public var fill: FillSpec?
+    public var stroke: StrokeSpec?
+    public var shadow: Shadow?
+    /// Clips the children to the shape (e.g. a picture to a circle).
+    public var clipsChildren = false
+    public init() {}
+}
+
+/// Background shapes. The box's frame holds the whole shape; a pointer
+/// (bubble arrow, teardrop point) takes its room from the frame's side, and
+/// the rest is the body where the children go.
+public enum Shape: Sendable {
+    case rect
+    case roundedRect(Path.CornerRadii)
+    case circle
+    case ellipse
+    /// SVG path data in its own coordinate box, stretched to the frame.
+    case path(Path, viewBox: Rect)
+    /// A rounded rectangle with a triangular arrow on one side; the arrow's
+    /// tip is the marker's anchor.
+    case bubble(radius: Double, arrow: Arrow?)
+    /// A round head running down to a point: the head is the frame's
+    /// width wide, the point `point` below the head; the tip is the anchor.
+    case teardrop(point: Double)
+
+    /// A bubble's arrow.
+    public struct Arrow: Hashable, Sendable {
+        public enum Side: String, Sendable, CaseIterable { case bottom, top, left, right }
+        public var side: Side = .bottom
+        /// Width of the arrow's base and its height (length), points.
+        public var width: Double = 20, height: Double = 10
+        /// Where along the side the tip sits: 0 at the side's start (left or
+        /// top), 1 at its end; default 0.5 (centred). The base is kept clear
+        /// of the rounded corners.
+        public var position: Double = 0.5
+        public init() {}
+    }
+
+    /// The room a pointer takes from each side of the frame, points.
+    var pointerInsets: Insets {
+        switch self {
+        case .bubble(_, let arrow?):
+            switch arrow.side {
+            case .bottom: return Insets(top: 0, right: 0, bottom: arrow.height, left: 0)
+            case .top: return Insets(top: arrow.height, right: 0, bottom: 0, left: 0)
+            case .left: return Insets(top: 0, right: 0, bottom: 0, left: arrow.height)
+            case .right: return Insets(top: 0, right: arrow.height, bottom: 0, left: 0)
+            }
+        case .teardrop(let point): return Insets(top: 0, right: 0, bottom: point, left: 0)
+        default: return .zero
+        }
+    }
+
+    var isRound: Bool {
+        switch self {
+        case .circle, .teardrop: return true
+        default: return false
+        }
+    }
+}
+
+/// What fills a shape: a colour, a gradient laid across the part's frame,
+/// or a picture.
+public enum FillSpec: Sendable {
+    case color(Color)
+    /// Angle in degrees: 0 runs left to right, 90 top to bottom.
+    case linear(angle: Double, stops: [GradientStop])
+    /// Centre and radius as fractions of the frame (radius of its larger side).
+    case radial(center: Point, radius: Double, stops: [GradientStop])
+    case picture(PictureSource, fit: PictureFit)
+
+    /// The colour text on this fill should contrast with.
+    var representativeColor: Color? {
+        switch self {
+        case .color(let color): return color
+        case .linear(_, let stops), .radial(_, _, let stops):
+            guard !stops.isEmpty else { return nil }
+            let n = Double(stops.count)
+            return Color(red: stops.map(\.color.red).reduce(0, +) / n, green: stops.map(\.color.green).reduce(0, +) / n,
+                         blue: stops.map(\.color.blue).reduce(0, +) / n, alpha: stops.map(\.color.alpha).reduce(0, +) / n)
+        case .picture: return nil
+        }
+    }
+}
+
+/// A stroke along a shape's outline, centred on it.
+public struct StrokeSpec: Sendable {
+    public var color: Color
+    /// Points (default 1).
+    public var width: Double = 1
+    public var dashes: [Double] = []
+    public var join: LineJoin = .round
+    public init(color: Color) { self.color = color }
+}
+
+public enum FontWeight: Sendable, Hashable {
+    case regular, bold, numeric(Int)
+    var value: Int {
+        switch self {
+        case .regular: return 400
+        case .bold: return 700
+        case .numeric(let weight): return weight
+        }
+    }
+}
+
+public struct TextPart: Sendable {
+    public var text: String
+    /// Em size in points (default 12).
+    public var fontSize: Double = 12
+    public var weight: FontWeight = .regular
+    /// Families in fallback order; default Noto Sans, then Noto Sans CJK SC.
+    public var families: [String]?
+    /// Nil picks black or white, whichever contrasts more with the fill behind.
+    public var color: Color?
+    public var alignment: TextAlignment = .left
+    /// At most this many lines (default 1: one line, cut with an ellipsis
+    /// when the room runs out); more lines wrap at spaces and CJK characters.
+    public var maxLines: Int = 1
+    public var letterSpacing: Double = 0
+    public var lineHeight: Double?
+    public var halo: TextHalo?
+    public init(text: String) { self.text = text }
+}
+
+/// Where a picture comes from: a PNG file, or nothing yet (a placeholder
+/// colour fills its place, as the seed's black picture frame).
+public enum PictureSource: Sendable, Hashable {
+    case file(String)
+    case placeholder(Color)
+}
+
+/// How a picture meets its frame.
+public enum PictureFit: String, Sendable, CaseIterable {
+    /// Scaled to cover the frame, the overflow cut (CSS `cover`).
+    case fill
+    /// Scaled to fit inside the frame, centred (CSS `contain`).
+    case fit
+    /// Stretched to the frame.
+    case stretch
+}
+
+public struct PicturePart: Sendable {
+    public var source: PictureSource
+    public var fit: PictureFit = .fill
+    /// Clip to a circle (the frame's inscribed circle) or to a rounded rectangle.
+    public var clipCircle = false
+    public var cornerRadius: Double = 0
+    public init(source: PictureSource) { self.source = source }
+}
+
+/// An icon: an SVG file drawn with its own colours, or SVG path data
+/// filled with one colour.
+public struct IconPart: Sendable {
+    public enum Source: Sendable {
+        case file(String)
+        case path(Path, viewBox: Rect)
+    }
+    public var source: Source
+    /// For path data; nil contrasts with the fill behind, as text does.
+    public var color: Color?
+    public init(source: Source) { self.source = source }
+}
+
+/// Foundation has an AffineTransform too; in this module the name means ours.
+typealias AffineTransform = PinmintGeometry.AffineTransform

@@ -1,0 +1,226 @@
+import Foundation
+import PinmintMarkers
+import PinmintPNG
+import PinmintSVG
+
+let renderHelp = """
+Usage: pinmint render PRESET|MARKER.json|ICON.svg -o OUT.png [options] [--OPTION VALUE]...
+
+Renders a built-in marker preset (price-tag, callout, avatar, pin), a marker
+description file (JSON; see docs/markers.md) or an SVG icon to PNG.
+
+  pinmint render price-tag --label 5200萬 --badge 成 --fill '#3598DB' --scale 2 -o tag.png
+  pinmint render marker.json -o out.png --scale 1,2,3 --meta out.json
+  pinmint render icon.svg -o icon.png --scale 2
+
+Options:
+  -o, --output FILE   the PNG to write; '-' writes to standard output (one image only)
+  --scale LIST        pixel ratios, e.g. 2 or 1,2,3 (default 1; markers 0.25...8).
+                      With several, scale 1 writes OUT.png and scale N writes
+                      OUT@Nx.png; with one, OUT.png is written as named
+  --meta FILE         write the metadata (size, anchor, hit boxes, content box,
+                      Leaflet / MapLibre / MapKit offsets) as JSON; '-' for
+                      standard output. One image: an object; several: an array
+  --id ID             the marker's id in the metadata (default: OUT's name)
+  --png MODE          PNG compression: fast, default or small (all lossless)
+  --font-dir DIR      also look for fonts in DIR (repeatable)
+  -q, --quiet         do not print warnings (missing glyphs, unsupported SVG)
+  -h, --help          this help; 'pinmint render PRESET --help' lists its options
+
+A style with variants (avatar: unselected and selected) writes one image per
+variant: OUT.png and OUT-selected.png. Files are written atomically, and only
+after every image rendered: bad input writes nothing (exit code 2).
+"""
+
+/// Options `render` takes itself; everything else is the style's.
+private let renderValueOptions: Set<String> = ["--output", "--scale", "--png", "--meta", "--id", "--font-dir"]
+private let renderFlagOptions: Set<String> = ["--quiet", "--help"]
+private let renderAliases = ["-o": "--output", "-q": "--quiet", "-h": "--help"]
+
+func runRender(_ rawArguments: [String]) throws {
+    guard let input = renderInput(rawArguments) else {
+        if rawArguments.contains("--help") || rawArguments.contains("-h") || rawArguments.isEmpty { print(renderHelp); return }
+        throw UsageError(message: "pinmint render: missing the preset, marker file or SVG to render (see 'pinmint render --help')")
+    }
+    if input.hasSuffix(".svg") {
+        if rawArguments.contains("--help") || rawArguments.contains("-h") { print(renderHelp); return }
+        try renderSVG(rawArguments, input: input)
+        return
+    }
+    let file: MarkerFile
+    if let preset = MarkerStyle.preset(named: input) {
+        file = MarkerFile(style: preset)
+    } else if input.hasSuffix(".json") || FileManager.default.fileExists(atPath: input) {
+        file = try MarkerFile(contentsOfFile: input)
+    } else {
+        let hint = closestPreset(to: input).map { " (did you mean '\($0)'?)" } ?? ""
+        throw UsageError(message: "pinmint render: '\(input)' is not a preset\(hint), a .json marker file or an .svg "
+                         + "(presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
+    }
+    let style = file.style
+    if rawArguments.contains("--help") || rawArguments.contains("-h") { print(styleHelp(style)); return }
+
+    // The style's options become flags: text, colours, numbers and files
+    // take a value; a flag option is `--NAME` (true) or `--no-NAME`.
+    var valueOptions = renderValueOptions, flagOptions = renderFlagOptions
+    for option in style.options {
+        if case .flag = option.kind {
+            flagOptions.insert("--\(option.name)"); flagOptions.insert("--no-\(option.name)")
+        } else {
+            valueOptions.insert("--\(option.name)")
+        }
+    }
+    let arguments = try Arguments(command: "pinmint render", arguments: rawArguments, valueOptions: valueOptions,
+                                  flagOptions: flagOptions, aliases: renderAliases, repeatable: ["--font-dir"])
+    _ = try arguments.singlePositional("preset, marker file or SVG")
+    guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint render: missing -o OUT.png") }
+    let scales = try scaleList(arguments, range: 0.25...8)
+    let mode = try pngMode(arguments)
+    var options: [String: String] = [:]
+    for option in style.options {
+        if case .flag = option.kind {
+            if arguments.flag("--\(option.name)") { options[option.name] = "true" }
+            if arguments.flag("--no-\(option.name)") { options[option.name] = "false" }
+        } else if let value = arguments.value("--\(option.name)") {
+            options[option.name] = value
+        }
+    }
+    for folder in arguments.allValues("--font-dir") {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(message: "pinmint render: --font-dir '\(folder)' is not a folder")
+        }
+    }
+
+    // Fill in the options (file values first, flags over them), then render everything before writing anything.
+    var values = file.values
+    for (name, text) in options {
+        values[name] = try style.options.first { $0.name == name }!.parse(text, input: "--\(name)")
+    }
+    let descriptions = try style.resolve(values: values)
+    let renderer = try MarkerRenderer(fontFolders: arguments.allValues("--font-dir"))
+    let id = arguments.value("--id") ?? markerID(fromOutput: output)
+    var images: [(path: String, bytes: [UInt8], metadata: [String: Any])] = []
+    var warnings: [String] = []
+    for description in descriptions {
+        for scale in scales {
+            let marker = try renderer.render(description, scale: scale)
+            let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
+            let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
+            images.append((path, try marker.pngData(mode: mode),
+                           marker.metadata.json(id: markerID, file: path == "-" ? nil : (path as NSString).lastPathComponent)))
+            for warning in marker.warnings where !warnings.contains(warning) { warnings.append(warning) }
+        }
+    }
+    if output == "-" && images.count > 1 {
+        throw UsageError(message: "pinmint render: -o - writes one image, but this call makes \(images.count) "
+                         + "(\(descriptions.count) variant(s) × \(scales.count) scale(s)); write to a file instead")
+    }
+    if !arguments.flag("--quiet") {
+        for warning in warnings { FileHandle.standardError.write(Data("pinmint: warning: \(input): \(warning)\n".utf8)) }
+    }
+    for image in images { try PNGEncoder.writeAtomically(image.bytes, to: image.path) }
+    if let meta = arguments.value("--meta") {
+        let json = MarkerMetadata.jsonText(images.count == 1 ? images[0].metadata as Any : images.map(\.metadata) as Any)
+        try writeTextAtomically(json, to: meta)
+    }
+}
+
+/// The first argument that names what to render: an existing file or a
+/// preset, else the first word that is not an option or an option's value.
+private func renderInput(_ arguments: [String]) -> String? {
+    var candidates: [String] = []
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        if argument == "--" { candidates += arguments[index...]; break }
+        if argument.hasPrefix("-") && argument != "-" {
+            let name = renderAliases[argument] ?? argument
+            if renderValueOptions.contains(name) { index += 1 }
+            continue
+        }
+        candidates.append(argument)
+    }
+    return candidates.first { MarkerStyle.preset(named: $0) != nil || FileManager.default.fileExists(atPath: $0) }
+        ?? candidates.first
+}
+
+private func renderSVG(_ rawArguments: [String], input: String) throws {
+    let arguments = try Arguments(command: "pinmint render", arguments: rawArguments,
+                                  valueOptions: ["--output", "--scale", "--png"], flagOptions: ["--quiet"],
+                                  aliases: ["-o": "--output", "-q": "--quiet"])
+    _ = try arguments.singlePositional("input file (an .svg)")
+    guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint render: missing -o OUT.png") }
+    let scales = try scaleList(arguments, range: 0.01...64)
+    let mode = try pngMode(arguments)
+    let document = try SVGDocument(contentsOfFile: input)
+    if !arguments.flag("--quiet") {
+        for warning in document.warnings {
+            FileHandle.standardError.write(Data("pinmint: warning: \(input): \(warning)\n".utf8))
+        }
+    }
+    if output == "-" && scales.count > 1 { throw UsageError(message: "pinmint render: -o - writes one image; give one scale") }
+    var images: [(String, [UInt8])] = []
+    for scale in scales {
+        let canvas = try document.render(scale: scale)
+        images.append((outputPath(output, variant: "default", scale: scale, single: scales.count == 1),
+                       try PNGEncoder.encode(canvas, pixelRatio: scale, mode: mode)))
+    }
+    for (path, bytes) in images { try PNGEncoder.writeAtomically(bytes, to: path) }
+}
+
+/// `--scale 2` or `--scale 1,2,3`: distinct ratios in `range`.
+func scaleList(_ arguments: Arguments, range: ClosedRange<Double>) throws(UsageError) -> [Double] {
+    guard let text = arguments.value("--scale") else { return [1] }
+    var scales: [Double] = []
+    for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let trimmed = piece.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "x", with: "")
+        guard let scale = Double(trimmed), scale.isFinite else {
+            throw UsageError(message: "\(arguments.command): --scale '\(text)': '\(piece)' is not a number")
+        }
+        guard range.contains(scale) else {
+            throw UsageError(message: "\(arguments.command): --scale \(piece) is out of range (\(range.lowerBound)...\(range.upperBound))")
+        }
+        if !scales.contains(scale) { scales.append(scale) }
+    }
+    guard scales.count <= 8 else { throw UsageError(message: "\(arguments.command): --scale lists more than 8 ratios") }
+    return scales
+}
+
+/// `tag.png` → `tag.png` / `tag@2x.png` / `tag-selected@2x.png`.
+func outputPath(_ output: String, variant: String, scale: Double, single: Bool) -> String {
+    if output == "-" { return output }
+    let folder = (output as NSString).deletingLastPathComponent
+    var name = (output as NSString).lastPathComponent
+    var suffix = ""
+    if name.lowercased().hasSuffix(".png") { suffix = String(name.suffix(4)); name = String(name.dropLast(4)) }
+    if variant != "default" { name += "-\(variant)" }
+    if !single && scale != 1 {
+        let ratio = scale == scale.rounded() ? String(Int(scale)) : String(scale)
+        name += "@\(ratio)x"
+    }
+    name += suffix.isEmpty ? ".png" : suffix
+    return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+}
+
+func markerID(fromOutput output: String) -> String {
+    if output == "-" { return "marker" }
+    var name = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    if let at = name.range(of: "@", options: .backwards), name[at.upperBound...].hasSuffix("x") { name = String(name[..<at.lowerBound]) }
+    return name
+}
+
+/// Writes text atomically ('-' prints it).
+func writeTextAtomically(_ text: String, to path: String) throws {
+    if path == "-" { FileHandle.standardOutput.write(Data(text.utf8)); return }
+    do {
+        try PNGEncoder.writeAtomically(Array(text.utf8), to: path)
+    } catch {
+        throw UsageError(message: "\(path): \(error.problem)")
+    }
+}
+
+private func closestPreset(to name: String) -> String? {
+    MarkerStyle.presetNames.first { $0.hasPrefix(name.prefix(3)) }
+}
