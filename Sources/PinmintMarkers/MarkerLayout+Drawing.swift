@@ -228,7 +228,9 @@ extension MarkerLayout {
                 let outline = shape.outline(in: node.frame, scale: scale)
                 if tip == nil, let pointer = outline.tip { tip = pointer }
                 if box.fill != nil || box.stroke != nil {
-                    if node.part.hit != false { hits += outline.pieces }
+                    // A stroke is centred on the outline: half of it lies outside.
+                    let reach = (box.stroke?.width ?? 0) * scale / 2
+                    if node.part.hit != false { hits += outline.pieces.map { $0.insetBy(dx: -reach, dy: -reach) } }
                     draws = true
                 }
             }

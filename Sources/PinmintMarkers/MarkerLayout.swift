@@ -26,6 +26,13 @@ final class LayoutNode {
 
     var box: Box? { if case .box(let box) = part.kind { return box } else { return nil } }
     var isText: Bool { if case .text = part.kind { return true } else { return false } }
+    /// Text, or a box without a fixed width holding text: its width follows
+    /// the room it is given, so a row measures it after its fixed parts.
+    var isFlexible: Bool {
+        if isText { return true }
+        guard box != nil, part.width == nil else { return false }
+        return children.contains { $0.isFlexible }
+    }
 }
 
 /// Measure, place and draw: the layout model in three passes.
@@ -93,11 +100,11 @@ struct MarkerLayout {
             case .row:
                 // Fixed-size children first; text shares what they leave.
                 var used = gap * Double(max(0, count - 1))
-                for (index, child) in node.children.enumerated() where !child.isText {
+                for (index, child) in node.children.enumerated() where !child.isFlexible {
                     sizes[index] = try measure(child, limit: inner)
                     used += sizes[index].width
                 }
-                var texts = node.children.indices.filter { node.children[$0].isText }
+                var texts = node.children.indices.filter { node.children[$0].isFlexible }
                 while !texts.isEmpty {
                     let index = texts.removeFirst()
                     let share = inner.map { max(0, ($0 - used) / Double(texts.count + 1)) }

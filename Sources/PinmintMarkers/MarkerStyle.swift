@@ -14,7 +14,8 @@ import PinmintRaster
 /// An object with `"when": "name"` is kept only when the option is set (a
 /// non-empty text other than "none", true, a non-zero number), with
 /// `"unless": "name"` only when it is not; `"name=value"` and
-/// `"name!=value"` compare, and a list of conditions must all hold.
+/// `"name!=value"` compare, `"a|b"` holds when either does, and a list of
+/// conditions must all hold.
 public struct MarkerStyle: Sendable {
     /// One option a style takes (`--label 5200萬` on the command line).
     public struct Option: Sendable, Hashable {
@@ -308,6 +309,10 @@ struct Substitution {
     }
 
     private func test(_ condition: String, path: String) throws(MarkerError) -> Bool {
+        if condition.contains("|") {
+            for alternative in condition.split(separator: "|") where try test(String(alternative), path: path) { return true }
+            return false
+        }
         for (separator, equal) in [("!=", false), ("=", true)] {
             if let range = condition.range(of: separator) {
                 let name = String(condition[..<range.lowerBound]), expected = String(condition[range.upperBound...])

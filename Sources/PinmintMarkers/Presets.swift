@@ -92,7 +92,7 @@ extension MarkerStyle {
         "shape": {"type": "bubble", "radius": 6, "arrow": {"width": 20, "height": 10}},
         "fill": "${fill}",
         "shadow": {"when": "shadow-color", "color": "${shadow-color}", "offset": ["${shadow-x}", "${shadow-y}"], "radius": "${shadow-radius}"},
-        "layout": "row", "alignX": "start", "alignY": "start", "gap": 5, "padding": [5, 8, 5, 5],
+        "layout": "row", "alignX": "start", "alignY": "center", "gap": 5, "padding": [5, 8, 5, 5],
         "width": "${width}", "minWidth": 160, "maxWidth": "${max-width}", "height": 60,
         "children": [
           {"type": "picture", "name": "picture", "file": "${picture}", "placeholder": "#000000", "fit": "fill",
@@ -129,7 +129,7 @@ extension MarkerStyle {
         "default": {
           "type": "box", "layout": "stack", "gap": 2, "alignX": "center",
           "children": [
-            {"type": "box", "name": "label", "shape": {"type": "roundedRect", "radius": 4}, "fill": "${label-fill}",
+            {"when": "name", "type": "box", "name": "label", "shape": {"type": "roundedRect", "radius": 4}, "fill": "${label-fill}",
              "shadow": {"color": "#00000040", "offset": [0, 1], "radius": 1.5}, "padding": [2, 6], "maxWidth": 120,
              "children": [{"type": "text", "text": "${name}", "fontSize": 12, "color": "${label-color}", "content": true}]},
             {"type": "box", "name": "avatar", "shape": {"type": "teardrop", "point": 7}, "fill": "${ring}",
@@ -145,7 +145,7 @@ extension MarkerStyle {
         "selected": {
           "type": "box", "layout": "stack", "gap": 3, "alignX": "center",
           "children": [
-            {"type": "box", "name": "label", "shape": {"type": "roundedRect", "radius": 6}, "fill": "${label-fill}",
+            {"when": "name|phone", "type": "box", "name": "label", "shape": {"type": "roundedRect", "radius": 6}, "fill": "${label-fill}",
              "shadow": {"color": "#00000040", "offset": [0, 1], "radius": 2}, "padding": [4, 8], "maxWidth": 180,
              "layout": "stack", "gap": 1, "content": true,
              "children": [

@@ -1,0 +1,134 @@
+import Foundation
+import PinmintMarkers
+import Testing
+
+/// The description format: options, placeholders, conditions and errors
+/// that name the input, the place and the problem.
+@Suite struct MarkerDescriptionTests {
+    func style(_ json: String, name: String = "test.json") throws -> MarkerStyle {
+        try MarkerStyle(json: Data(json.utf8), name: "test", input: name, baseDirectory: "")
+    }
+
+    func problem(_ body: () throws -> Any) -> String {
+        do { _ = try body(); return "no error" } catch let error as MarkerError { return error.description } catch {
+            return "other error: \(error)"
+        }
+    }
+
+    static let labelled = #"""
+    {"options": [{"name": "label", "type": "text", "default": "hi"},
+                 {"name": "size", "type": "number", "range": [6, 40], "default": 12},
+                 {"name": "badge", "type": "text", "default": ""}],
+     "marker": {"type": "box", "fill": "#fff", "children": [
+        {"type": "text", "text": "${label}!", "fontSize": "${size}"},
+        {"when": "badge", "type": "text", "text": "${badge|upper}"},
+        {"unless": "badge", "type": "spacer", "width": 3}]}}
+    """#
+
+    @Test func placeholdersKeepTheirTypeAndConditionsChooseParts() throws {
+        let descriptions = try style(MarkerDescriptionTests.labelled).resolve(options: ["size": "20"])
+        guard case .box(let box) = descriptions[0].body.kind else { Issue.record("not a box"); return }
+        #expect(box.children.count == 2)
+        guard case .text(let text) = box.children[0].kind else { Issue.record("not text"); return }
+        #expect(text.text == "hi!" && text.fontSize == 20)
+        guard case .spacer = box.children[1].kind else { Issue.record("the spacer should stay"); return }
+
+        let withBadge = try style(MarkerDescriptionTests.labelled).resolve(options: ["badge": "new"])
+        guard case .box(let other) = withBadge[0].body.kind, case .text(let badge) = other.children[1].kind else {
+            Issue.record("badge missing"); return
+        }
+        #expect(badge.text == "NEW" && other.children.count == 2)
+    }
+
+    @Test(arguments: [
+        ("Ada Lovelace", "AL"), ("grace", "G"), ("张三", "张"), ("  ", ""), ("jean-luc picard", "JP"),
+    ])
+    func initials(name: String, expected: String) throws {
+        let json = ##"{"options": [{"name": "n", "type": "text"}], "marker": {"type": "text", "text": "${n|initials}"}}"##
+        let description = try style(json).resolve(options: ["n": name])[0]
+        guard case .text(let text) = description.body.kind else { Issue.record("not text"); return }
+        #expect(text.text == expected)
+    }
+
+    @Test func literalDollarBrace() throws {
+        let description = try style(##"{"marker": {"type": "text", "text": "costs $${price}"}}"##).resolve(options: [:])[0]
+        guard case .text(let text) = description.body.kind else { Issue.record("not text"); return }
+        #expect(text.text == "costs ${price}")
+    }
+
+    @Test(arguments: [
+        (##"{"marker": {"type": "box", "fil": "#fff"}}"##, "test.json: marker.fil: unknown key (did you mean 'fill'?)"),
+        (##"{"marker": {"type": "box", "fill": "#ggg"}}"##, "test.json: marker.fill: colour '#ggg'"),
+        (##"{"marker": {"type": "blob"}}"##, "test.json: marker.type: unknown part type 'blob'"),
+        (##"{"marker": {"type": "box", "width": -3}}"##, "test.json: marker.width: -3 is out of range (0...2048)"),
+        (##"{"marker": {"type": "box", "width": "wide"}}"##, "test.json: marker.width: 'wide' is not a number"),
+        (##"{"marker": {"type": "box", "padding": [1, 2, 3]}}"##, "test.json: marker.padding: expected 1, 2 or 4 numbers"),
+        (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M 0 0 L"}}}"##, "test.json: marker.shape.data: bad path data"),
+        (##"{"marker": {"type": "box", "shape": "hexagon"}}"##, "test.json: marker.shape.type: unknown shape 'hexagon'"),
+        (##"{"marker": {"type": "text", "text": "${nope}"}}"##, "test.json: marker.text: no option named 'nope'"),
+        (##"{"marker": {"type": "icon"}}"##, "test.json: marker.path: missing: an icon needs 'file'"),
+        (##"{"marker": [1]}"##, "test.json: marker: expected a part (an object), found an array"),
+        (##"{"marker": {"type": "box"}, "variants": {}}"##, "test.json: variants: give either 'marker' or 'variants'"),
+        (##"{"marker": {"type": "box"}"##, "test.json: not valid JSON"),
+        (##"{"options": [{"name": "x", "type": "number", "range": [0, 1], "default": 5}], "marker": {"type": "box"}}"##,
+         "test.json: options[0].default: 5 is out of range (0...1)"),
+    ])
+    func badDescriptionsNameThePlaceAndTheProblem(json: String, expected: String) {
+        let message = problem { try style(json).resolve(options: [:]) }
+        #expect(message.hasPrefix(expected), "\(message)")
+    }
+
+    @Test func optionErrorsNameTheOption() throws {
+        let priceTag = try #require(MarkerStyle.preset(named: "price-tag"))
+        #expect(problem { try priceTag.resolve(options: ["lable": "x"]) }
+            .hasPrefix("--lable: price-tag has no option 'lable' (did you mean '--label'?)"))
+        #expect(problem { try priceTag.resolve(options: ["fill": "blurple"]) }.hasPrefix("--fill: colour 'blurple'"))
+        #expect(problem { try priceTag.resolve(options: ["font-size": "400"]) } == "--font-size: 400 is out of range (6...48)")
+        #expect(problem { try priceTag.resolve(options: ["pointer": "up"]) }.hasPrefix("--pointer: 'up' is not one of center, left, right, none"))
+        let long = String(repeating: "萬", count: MarkerLimits.maximumTextLength + 1)
+        #expect(problem { try priceTag.resolve(options: ["label": long]) }
+            == "--label: is 501 characters long; at most 500 are allowed")
+    }
+
+    @Test func limitsOnNestingAndParts() {
+        var nested = ##"{"type": "box"}"##
+        for _ in 0..<20 { nested = ##"{"type": "box", "children": [\##(nested)]}"## }
+        #expect(problem { try style(##"{"marker": \##(nested)}"##).resolve(options: [:]) }
+            .contains("parts nested deeper than 16 levels"))
+        let many = Array(repeating: ##"{"type": "spacer"}"##, count: 300).joined(separator: ",")
+        #expect(problem { try style(##"{"marker": {"type": "box", "children": [\##(many)]}}"##).resolve(options: [:]) }
+            .contains("has 300 items; at most 256 are allowed"))
+    }
+
+    @Test func missingAndBrokenPictures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-markers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notPNG = folder.appendingPathComponent("photo.png")
+        try Data("not a png".utf8).write(to: notPNG)
+        let callout = try #require(MarkerStyle.preset(named: "callout"))
+        let renderer = try makeRenderer()
+        #expect(problem { try renderer.render(style: callout, options: ["picture": folder.appendingPathComponent("none.png").path], scale: 1) }
+            .hasSuffix("none.png: no such picture file"))
+        #expect(problem { try renderer.render(style: callout, options: ["picture": notPNG.path], scale: 1) }
+            .contains("photo.png: not a usable PNG picture"))
+    }
+
+    @Test func presetFilesResolveRelativePictures() throws {
+        let file = try MarkerFile(contentsOfFile: repositoryRoot.appendingPathComponent("Golden/markers/callout-short.json").path)
+        #expect(file.style.name == "callout")
+        guard case .string(let picture)? = file.values["picture"] else { Issue.record("no picture value"); return }
+        #expect(picture.hasSuffix("Golden/markers/pictures/storefront.png"))
+        #expect(FileManager.default.fileExists(atPath: picture))
+    }
+
+    @Test func everyPresetParsesAndRendersWithItsDefaults() throws {
+        let renderer = try makeRenderer()
+        for style in MarkerStyle.presets {
+            #expect(!style.options.isEmpty && !style.summary.isEmpty)
+            for marker in try renderer.render(style: style, scale: 1) {
+                #expect(marker.metadata.width > 10 && marker.metadata.height > 10)
+            }
+        }
+    }
+}
