@@ -78,7 +78,7 @@ extension MarkerStyle {
         {"name": "picture", "type": "file", "default": "", "help": "a PNG shown at the left (70 x 50, scaled to fill); black when none"},
         {"name": "fill", "type": "color", "default": "rgba(77, 77, 77, 0.8)", "help": "the bubble's colour"},
         {"name": "title-color", "type": "color", "default": "#FFFFFF", "help": "the title's colour"},
-        {"name": "subtitle-color", "type": "color", "default": "#D3D3D3", "help": "the subtitle's colour"},
+        {"name": "subtitle-color", "type": "color", "default": "#AAAAAA", "help": "the subtitle's colour (UIColor.lightGray, as the seed)"},
         {"name": "shadow-color", "type": "color", "default": "#FF0000", "help": "the glow or shadow around the bubble; none for none"},
         {"name": "shadow-radius", "type": "number", "range": [0, 32], "default": 3, "help": "its blur radius in points (CALayer's shadowRadius)"},
         {"name": "shadow-x", "type": "number", "range": [-32, 32], "default": 0, "help": "its horizontal offset in points"},
