@@ -23,9 +23,14 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
-# Renders every reference scene at @1x, @2x and @3x into out/.
+# Renders the four seed markers with the seeds' own texts (PNG at @1x, @2x,
+# @3x and their metadata), then every reference scene, into out/.
 demo: build
 	@mkdir -p out
+	$(RELEASE_BIN)/pinmint render price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
+	$(RELEASE_BIN)/pinmint render callout --title 我是商户名 --subtitle 我是商户地址 --scale 1,2,3 -o out/callout.png --meta out/callout.json
+	$(RELEASE_BIN)/pinmint render avatar --name 张三 --phone "138 0013 8000" --scale 1,2,3 -o out/avatar.png --meta out/avatar.json
+	$(RELEASE_BIN)/pinmint render pin --label 1 --scale 1,2,3 -o out/pin.png --meta out/pin.json
 	@for scene in Golden/scenes/*.svg; do \
 		name=$$(basename $$scene .svg); \
 		for s in $(SCALES); do \
