@@ -40,7 +40,8 @@ demo: build
 	@echo "Rendered $$(ls out/*.png | wc -l) PNGs into out/"
 
 # Render-only time per scene next to cairo's C API drawing the same scenes;
-# then laying out and drawing the label "5200萬" (cold and warm glyph cache).
+# then laying out and drawing the label "5200萬" (cold and warm glyph cache),
+# then whole markers (price tag, callout with a picture) against cairo's shapes.
 bench: deps
 	@if ! pkg-config --exists cairo 2>/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcairo2-dev; \
@@ -52,6 +53,7 @@ bench: deps
 	Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay 300 > Benchmarks/.work/cairo.txt
 	$(RELEASE_BIN)/PinmintBench run --baseline Benchmarks/.work/cairo.txt
 	$(RELEASE_BIN)/PinmintBench text
+	$(RELEASE_BIN)/PinmintBench markers --baseline Benchmarks/.work/cairo.txt
 	$(MAKE) bench-png
 
 # PNG encode (each --png mode against libpng's defaults, same run) and decode

@@ -48,9 +48,10 @@ extension MarkerLayout {
         }
         switch node.part.kind {
         case .box(let box):
-            if let shape = box.shape, box.fill != nil || box.stroke != nil {
-                let outline = shape.outline(in: node.frame, scale: scale)
-                guard var shapeBounds = outline.path.bounds else { break }
+            if box.shape != nil, box.fill != nil || box.stroke != nil {
+                // Every shape lies inside its frame (a pointer's tip is on the
+                // frame's edge), so the frame bounds its ink without building it.
+                var shapeBounds = node.frame
                 if let stroke = box.stroke {
                     // Half the pen each side; a miter join reaches at most miterLimit half-widths.
                     let reach = stroke.width * scale / 2 * (stroke.join == .miter ? 4 : 1)
@@ -60,7 +61,7 @@ extension MarkerLayout {
                 if let shadow = box.shadow, box.fill != nil, shadow.color.alpha > 0 {
                     // Beyond 3σ a Gaussian edge is below half an 8-bit step.
                     let reach = 3 * shadow.blurRadius * scale
-                    add(outline.path.bounds!.insetBy(dx: -reach, dy: -reach)
+                    add(node.frame.insetBy(dx: -reach, dy: -reach)
                         .offsetBy(shadow.offset.x * scale, shadow.offset.y * scale))
                 }
             }
@@ -93,6 +94,7 @@ extension MarkerLayout {
             var clipped = false
             if let shape = box.shape {
                 let outline = shape.outline(in: node.frame, scale: scale)
+                node.outline = outline
                 if let fill = box.fill {
                     let shadow = box.shadow.map {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
@@ -178,7 +180,8 @@ extension MarkerLayout {
                 return .solid(.black)
             }
             let transform = MarkerLayout.fit(Size(Double(image.width), Double(image.height)), into: frame, mode: fit)
-            let prepared = ImageResampling.prepared(image, drawnWith: transform)
+            let file: String? = if case .file(let path) = source { path } else { nil }
+            let prepared = renderer.prepared(image, file: file, drawnWith: transform)
             let scaleBack = AffineTransform.scale(Double(image.width) / Double(prepared.width),
                                                   Double(image.height) / Double(prepared.height))
             return .image(ImagePattern(image: prepared, transform: scaleBack.concatenating(transform)))
@@ -225,7 +228,7 @@ extension MarkerLayout {
         switch node.part.kind {
         case .box(let box):
             if let shape = box.shape {
-                let outline = shape.outline(in: node.frame, scale: scale)
+                let outline = node.outline ?? shape.outline(in: node.frame, scale: scale)
                 if tip == nil, let pointer = outline.tip { tip = pointer }
                 if box.fill != nil || box.stroke != nil {
                     // A stroke is centred on the outline: half of it lies outside.

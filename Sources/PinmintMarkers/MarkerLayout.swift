@@ -15,6 +15,8 @@ final class LayoutNode {
     var text: TextLayout?
     var image: Image?
     var svg: SVGDocument?
+    /// The background shape's outline, once drawn (frames no longer move then).
+    var outline: ShapeOutline?
     /// Outer size and frame (pointer included), device pixels.
     var size = Size(0, 0)
     var frame = Rect.zero

@@ -14,6 +14,8 @@ public final class MarkerRenderer {
     private var fallbacks: [String: FontFallback] = [:]
     private var pictures: [String: Image] = [:]
     private var icons: [String: SVGDocument] = [:]
+    /// Pictures area-averaged to the size they are drawn at, by file and size.
+    private var shrunkPictures: [String: Image] = [:]
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
     /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
@@ -81,6 +83,19 @@ public final class MarkerRenderer {
         }
         pictures[file] = image
         return image
+    }
+
+    /// `image` (from `file`) ready to be drawn with `transform`: shrunk
+    /// first when drawn small (see `ImageResampling`), kept for next time.
+    func prepared(_ image: Image, file: String?, drawnWith transform: AffineTransform) -> Image {
+        guard let file else { return ImageResampling.prepared(image, drawnWith: transform) }
+        let size = ImageResampling.drawnSize(image, drawnWith: transform)
+        let key = "\(size.width)x\(size.height)|\(file)"
+        if let cached = shrunkPictures[key] { return cached }
+        let prepared = ImageResampling.prepared(image, drawnWith: transform)
+        if shrunkPictures.count >= 256 { shrunkPictures.removeAll() }
+        shrunkPictures[key] = prepared
+        return prepared
     }
 
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {

@@ -37,19 +37,21 @@ final class PixelBuffer {
     /// Per row: transparent, although its dirty columns are not zeroed yet.
     private let stale: UnsafeMutablePointer<Bool>
 
-    /// A transparent buffer of `width` × `height` pixels.
+    /// A transparent buffer of `width` × `height` pixels. The memory is not
+    /// zeroed up front: every row starts stale with all its columns dirty,
+    /// so a row is zeroed when first touched, and the part a drawing stores
+    /// over (a marker's body covers most of its image) is never zeroed at all.
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
         count = width * height * 4
         pointer = .allocate(capacity: count)
-        pointer.initialize(repeating: 0, count: count)
         dirtyStart = .allocate(capacity: height)
         dirtyStart.initialize(repeating: 0, count: height)
         dirtyEnd = .allocate(capacity: height)
-        dirtyEnd.initialize(repeating: 0, count: height)
+        dirtyEnd.initialize(repeating: width, count: height)
         stale = .allocate(capacity: height)
-        stale.initialize(repeating: false, count: height)
+        stale.initialize(repeating: width > 0, count: height)
     }
     deinit {
         pointer.deallocate()

@@ -1,4 +1,5 @@
 import PinmintGeometry
+import PinmintRaster
 
 /// One face of a font file (TTF, OTF with CFF outlines, or one face of a
 /// TTC collection), with a cache of its glyph outlines.
@@ -28,6 +29,8 @@ public final class FontFace {
     public let hasKerningTable: Bool
 
     private var outlines: [GlyphKey: GlyphOutline] = [:]
+    private var masks: [MaskKey: CoverageMask] = [:]
+    private var maskBytes = 0
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
     /// is missing, not a font, the index is out of range, or the face has no outlines.
@@ -87,7 +90,7 @@ public final class FontFace {
         if let cached = outlines[key] { return cached }
         try freeType.setPixelSize(key.size26Dot6)
         let loaded = try freeType.outline(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
-        let outline = GlyphOutline(path: loaded.path, advance: loaded.advance)
+        let outline = GlyphOutline(path: loaded.path, advance: loaded.advance, key: key)
         outlines[key] = outline
         return outline
     }
@@ -101,8 +104,33 @@ public final class FontFace {
         return try freeType.referenceBitmap(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
     }
 
-    /// Forgets every cached outline (the benchmark's cold start).
-    public func removeCachedOutlines() { outlines.removeAll() }
+    /// Forgets every cached outline and glyph mask (the benchmark's cold start).
+    public func removeCachedOutlines() {
+        outlines.removeAll()
+        masks.removeAll()
+        maskBytes = 0
+    }
+
+    /// The coverage mask of a glyph drawn at a sub-pixel offset, made by
+    /// `make` the first time. Hinted glyphs sit on whole pixels, so one mask
+    /// per glyph and size serves every later draw. The cache holds at most
+    /// `maximumMaskBytes`; past that it starts again empty.
+    func mask(for outline: GlyphOutline, offset: SIMD2<Double>, tolerance: Double,
+              make: () throws(RasterError) -> CoverageMask) throws(RasterError) -> CoverageMask {
+        let key = MaskKey(glyph: outline.key, offsetX: offset.x, offsetY: offset.y, tolerance: tolerance)
+        if let cached = masks[key] { return cached }
+        let mask = try make()
+        if maskBytes + mask.byteCount > FontFace.maximumMaskBytes {
+            masks.removeAll()
+            maskBytes = 0
+        }
+        masks[key] = mask
+        maskBytes += mask.byteCount
+        return mask
+    }
+
+    /// Memory the glyph masks of one face may take (16 MiB).
+    static let maximumMaskBytes = 16 << 20
 
     /// How many outlines are cached.
     public var cachedOutlineCount: Int { outlines.count }
@@ -123,10 +151,25 @@ public struct GlyphOutline: Sendable {
     public let path: Path
     /// How far the pen moves after the glyph, in pixels.
     public let advance: Double
+    /// Which glyph, size, hinting and emboldening this is (for the mask cache).
+    let key: GlyphKey
+
+    init(path: Path, advance: Double, key: GlyphKey) {
+        self.path = path
+        self.advance = advance
+        self.key = key
+    }
 }
 
 /// What an outline depends on; sizes in 26.6 fixed point, as FreeType sees them.
-struct GlyphKey: Hashable {
+/// A glyph mask: the glyph, its sub-pixel offset and the flattening tolerance.
+struct MaskKey: Hashable {
+    let glyph: GlyphKey
+    let offsetX: Double, offsetY: Double
+    let tolerance: Double
+}
+
+struct GlyphKey: Hashable, Sendable {
     let glyph: UInt32
     let size26Dot6: Int
     let hinting: Hinting

@@ -19,7 +19,9 @@ extension TextLayout {
     /// (points; multiplied by `scale`). The origin is rounded to whole device
     /// pixels, so baselines stay on whole pixels. The halo (round joins) is
     /// drawn for every glyph before any fill. Throws `RasterError.nonFinite`
-    /// for a non-finite origin.
+    /// for a non-finite origin. Glyph fills are composited from coverage
+    /// masks cached per face (see `FontFace`), the same coverage a path fill
+    /// would give.
     public func draw(on canvas: Canvas, at origin: Point = .zero, color: Color = .black,
                      halo: TextHalo? = nil, opacity: Double = 1) throws(RasterError) {
         guard origin.isFinite else { throw .nonFinite("text origin") }
@@ -31,8 +33,29 @@ extension TextLayout {
                                   opacity: opacity)
             }
         }
-        try forEachGlyph(left: left, top: top) { (outline, transform) throws(RasterError) in
-            try canvas.fill(outline.path, paint: .solid(color), transform: transform, opacity: opacity)
+        // Fills go through glyph masks cached in the face: a glyph at the same
+        // size and sub-pixel offset (hinted glyphs sit on whole pixels) is
+        // rasterized once, then composited wherever it recurs. Under a clip
+        // the glyph is filled as a path, whose edges the rasterizer resolves
+        // against the clip's exactly (a mask could only multiply coverages).
+        if canvas.clipDepth > 0 {
+            try forEachGlyph(left: left, top: top) { (outline, transform) throws(RasterError) in
+                try canvas.fill(outline.path, paint: .solid(color), transform: transform, opacity: opacity)
+            }
+            return
+        }
+        for line in lines {
+            for glyph in line.glyphs where !glyph.outline.path.isEmpty {
+                let x = left + line.x + glyph.x, y = top + line.baseline
+                let wholeX = x.rounded(.down), wholeY = y.rounded(.down)
+                let offset = SIMD2(x - wholeX, y - wholeY)
+                let face = fallback.members[glyph.member].face
+                let mask = try face.mask(for: glyph.outline, offset: offset, tolerance: canvas.flatteningTolerance) {
+                    () throws(RasterError) -> CoverageMask in
+                    try canvas.makeCoverageMask(glyph.outline.path, transform: .translation(offset.x, offset.y))
+                }
+                try canvas.fill(mask: mask, x: Int(wholeX), y: Int(wholeY), color: color, opacity: opacity)
+            }
         }
     }
 

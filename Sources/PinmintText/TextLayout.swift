@@ -54,6 +54,8 @@ public struct TextLayout {
     public let missingCharacters: [Unicode.Scalar]
     /// True when text was cut (maxLines, or a line too wide with `wraps` off).
     public let isTruncated: Bool
+    /// The chain the glyphs came from (drawing caches glyph masks in its faces).
+    let fallback: FontFallback
 
     /// The layout box in points: what a marker reserves for the text.
     /// Ink can stick out of it by a glyph's overhang (see `inkBounds`) and by
@@ -106,6 +108,7 @@ public struct TextLayout {
         try setter.applyLineLimit()
         self.style = style
         self.scale = scale
+        self.fallback = fallback
         pixelSize = setter.pixelSize
         missingCharacters = setter.missing
         isTruncated = setter.didTruncate

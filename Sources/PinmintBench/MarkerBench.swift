@@ -1,0 +1,55 @@
+import Foundation
+import PinmintMarkers
+
+/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout]`: µs per
+/// marker through `MarkerRenderer` (option filling, layout, text, drawing;
+/// no PNG), warm renderer, median of N:
+/// - `price-tag` "5200萬" with badge 成 at @2x;
+/// - `callout` with a 140 x 100 picture and two lines of text at @2x.
+/// With a baseline, the target line: cairo drawing the price tag's three
+/// shapes without text (scene price-tag@2x) in the same `make bench` run.
+func runMarkerBench(_ arguments: [String]) throws {
+    var iterations = 400, baselineFile: String? = nil, only: String? = nil
+    var index = 0
+    while index + 1 < arguments.count {
+        switch arguments[index] {
+        case "--iterations": iterations = max(1, Int(arguments[index + 1]) ?? 400)
+        case "--baseline": baselineFile = arguments[index + 1]
+        case "--only": only = arguments[index + 1]
+        default: break
+        }
+        index += 2
+    }
+    let renderer = try MarkerRenderer()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
+    let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]
+    let callout = try MarkerStyle.preset(named: "callout")!.resolve(options: [
+        "title": "Blue Bottle Coffee", "subtitle": "300 Webster St, Oakland", "picture": picture])[0]
+
+    func median(_ description: MarkerDescription) throws -> (microseconds: Double, size: String) {
+        var samples: [Double] = []
+        var size = ""
+        for iteration in 0..<(iterations + 20) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let marker = try renderer.render(description, scale: 2)
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            if iteration >= 20 { samples.append(Double(elapsed) / 1000) }
+            size = "\(marker.metadata.width)x\(marker.metadata.height)"
+        }
+        samples.sort()
+        return (samples[samples.count / 2], size)
+    }
+
+    let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag)
+    let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
+    print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
+    print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds))
+    print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds))
+    if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
+       let line = text.split(separator: "\n").first(where: { $0.hasPrefix("price-tag@2x ") }),
+       let cairo = Double(line.split(separator: " ")[1]) {
+        print(String(format: "  cairo: the price tag's three shapes, no text, @2x      %8.2f", cairo))
+        print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00)", tag.microseconds / cairo))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import PinmintGeometry
+@testable import PinmintRaster
+import Testing
+
+/// A mask rasterized once and composited at whole-pixel offsets gives the
+/// pixels a direct fill of the moved path gives (glyph masks rely on it).
+/// Not under a clip: a fill resolves its edges against the clip's exactly,
+/// a mask can only multiply coverages, so text fills directly when clipped.
+@Suite struct CoverageMaskTests {
+    static func star() -> Path {
+        var path = Path()
+        for i in 0..<10 {
+            let angle = Double(i) * .pi / 5 - .pi / 2, radius = i % 2 == 0 ? 9.0 : 3.7
+            let point = Point(10 + radius * cos(angle), 10 + radius * sin(angle))
+            if i == 0 { path.move(to: point) } else { path.line(to: point) }
+        }
+        path.close()
+        path.addCircle(center: Point(10, 10), radius: 2.2)
+        return path
+    }
+
+    @Test(arguments: [(0.0, 0.0, 3, 4), (0.37, 0.81, 7, 2), (0.5, 0.25, -5, -6), (0.99, 0.01, 30, 12)])
+    func maskMatchesDirectFill(fractionX: Double, fractionY: Double, x: Int, y: Int) throws {
+        let direct = try Canvas(width: 48, height: 40), masked = try Canvas(width: 48, height: 40)
+        for canvas in [direct, masked] {
+            canvas.clear(try Color(parsing: "#20406080"))
+        }
+        let color = try Color(parsing: "rgba(200, 30, 90, 0.85)")
+        let path = CoverageMaskTests.star()
+        try direct.fill(path, paint: .solid(color), transform: .translation(Double(x) + fractionX, Double(y) + fractionY),
+                        opacity: 0.9)
+        let mask = try masked.makeCoverageMask(path, transform: .translation(fractionX, fractionY))
+        try masked.fill(mask: mask, x: x, y: y, color: color, opacity: 0.9)
+        var worst = 0
+        for py in 0..<40 {
+            for px in 0..<48 {
+                let a = direct.pixel(x: px, y: py), b = masked.pixel(x: px, y: py)
+                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
+                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
+                }
+            }
+        }
+        // The path is moved by whole pixels in floating point: a last-bit change may round one 16-bit step either way.
+        #expect(worst <= 2, "16-bit difference \(worst)")
+    }
+
+    @Test func maskOutsideTheCanvasDrawsNothing() throws {
+        let canvas = try Canvas(width: 8, height: 8)
+        let mask = try canvas.makeCoverageMask(CoverageMaskTests.star())
+        try canvas.fill(mask: mask, x: 100, y: -100, color: .black)
+        #expect(canvas.straightRGBA8().allSatisfy { $0 == 0 })
+        #expect(mask.width == 18 && mask.height == 17 && mask.originX == 1 && mask.originY == 1)
+    }
+}
