@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PinmintSVG", targets: ["PinmintSVG"]),
         .library(name: "PinmintPNG", targets: ["PinmintPNG"]),
         .library(name: "PinmintText", targets: ["PinmintText"]),
+        .library(name: "PinmintDiff", targets: ["PinmintDiff"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -26,6 +27,8 @@ let package = Package(
         .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
         .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
                 swiftSettings: swiftSettings),
+        // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
+        .target(name: "PinmintDiff", dependencies: ["PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
 
         // MARK: C shims
         // libpng reports errors by longjmp; the shim keeps every setjmp inside C.
@@ -39,13 +42,13 @@ let package = Package(
         // MARK: Tool
         .executableTarget(
             name: "pinmint",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintDiff"],
             swiftSettings: swiftSettings),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintDiff"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -61,6 +64,9 @@ let package = Package(
             name: "PinmintTextTests",
             dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],
             exclude: ["Fixtures"]),
+        // Resources/ (image pairs and pixelmatch's counts for them) is read from disk by path.
+        .testTarget(name: "PinmintDiffTests", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintPNG", "PinmintSVG"],
+                    exclude: ["Resources"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]
