@@ -10,7 +10,7 @@ public enum GoldenReport {
     public static func html(for run: GoldenRun, title: String? = nil) -> String {
         let failing = run.results.filter { !$0.status.passes }
         let passing = run.results.filter { $0.status.passes }
-        let heading = title ?? "Golden images: \(run.folder)"
+        let heading = title ?? "Golden images: \(URL(fileURLWithPath: run.folder).standardizedFileURL.path)"
         var page = """
         <!DOCTYPE html>
         <html lang="en">
@@ -62,7 +62,7 @@ public enum GoldenReport {
             page += "<div class=\"facts\">\(escape(facts(result)))</div>\n"
             if case .error(let message) = result.status { page += "<pre>\(escape(message))</pre>\n" }
             let largest = max(result.expected?.width ?? 0, result.actual?.width ?? 0)
-            let zoom = largest == 0 ? 1 : max(1, min(4, 360 / max(1, largest)))
+            let zoom = largest == 0 ? 1 : max(1, min(4, 480 / max(1, largest)))
             var panels: [(String, String, RGBA8Image)] = []
             if let expected = result.expected {
                 panels.append(("expected", "expected: " + (result.expectedPath.map(fileName) ?? ""), expected))

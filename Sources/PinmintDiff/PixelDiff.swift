@@ -33,6 +33,14 @@ public struct DiffResult: Sendable, Equatable {
     /// The diff image (the images' size) when one was asked for.
     public var diffImage: RGBA8Image?
 
+    public init(diffPixels: Int, antiAliasedPixels: Int, ignoredPixels: Int, totalPixels: Int, diffImage: RGBA8Image?) {
+        self.diffPixels = diffPixels
+        self.antiAliasedPixels = antiAliasedPixels
+        self.ignoredPixels = ignoredPixels
+        self.totalPixels = totalPixels
+        self.diffImage = diffImage
+    }
+
     /// 100 × diffPixels / totalPixels (0 for an empty image).
     public var diffPercent: Double { totalPixels == 0 ? 0 : 100 * Double(diffPixels) / Double(totalPixels) }
 
