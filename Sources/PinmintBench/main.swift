@@ -148,6 +148,7 @@ do {
     case "checksum":
         try printChecksums()
     case "text": try runTextBench(Array(arguments.dropFirst()))
+    case "diff": try DiffBench.main(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
@@ -161,7 +162,7 @@ do {
         }
         try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | checksum | text | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | diff [--write DIR] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

@@ -128,11 +128,15 @@ private func diff(_ rawArguments: [String]) throws -> Int32 {
 /// Both PNGs decoded at once on two threads; the first error (expected's first) is thrown.
 private func readBoth(_ expectedPath: String, _ actualPath: String) throws(PNGError) -> (RGBA8Image, RGBA8Image) {
     let paths = [expectedPath, actualPath]
-    final class Slots: @unchecked Sendable { var results: [Result<RGBA8Image, PNGError>?] = [nil, nil] }
+    /// Each thread stores its result under the lock (two threads assigning into one array would race).
+    final class Slots: @unchecked Sendable {
+        private(set) var results: [Result<RGBA8Image, PNGError>?] = [nil, nil]
+        private let lock = NSLock()
+        func store(_ result: Result<RGBA8Image, PNGError>, at index: Int) { lock.withLock { results[index] = result } }
+    }
     let slots = Slots()
     DispatchQueue.concurrentPerform(iterations: 2) { index in
-        let result = Result { () throws(PNGError) -> RGBA8Image in try RGBA8Image(contentsOfFile: paths[index]) }
-        slots.results[index] = result
+        slots.store(Result { () throws(PNGError) -> RGBA8Image in try RGBA8Image(contentsOfFile: paths[index]) }, at: index)
     }
     return (try slots.results[0]!.get(), try slots.results[1]!.get())
 }
