@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench bench-png fuzz reference clean
+.PHONY: all deps build test demo bench bench-png bench-diff fuzz reference clean
 
 all: build
 
@@ -55,6 +55,7 @@ bench: deps
 	$(RELEASE_BIN)/PinmintBench text
 	$(RELEASE_BIN)/PinmintBench markers --baseline Benchmarks/.work/cairo.txt
 	$(MAKE) bench-png
+	$(MAKE) bench-diff
 
 # PNG encode (each --png mode against libpng's defaults, same run) and decode
 # on the marker scenes and a 2048x2048 sheet; then oxipng on the same images
@@ -66,6 +67,18 @@ bench-png: deps
 	@python3 -c "import oxipng" 2>/dev/null || python3 -m pip install -q pyoxipng >/dev/null 2>&1 || true
 	@if python3 -c "import oxipng" 2>/dev/null; then python3 tools/oxipng_compare.py Benchmarks/.work/png; \
 	else echo "oxipng comparison skipped (python3 with pyoxipng not available)"; fi
+
+# pixelmatch-exact diff of 1024x1024 and 4096x4096 pairs (decoding excluded and
+# included), then pixelmatch-fast (PyPI, numba) on the same pairs: same counts,
+# speed-up printed (target >= 2x). Needs python3 with numpy, numba and Pillow
+# (pip-installed if missing); pixelmatch-fast goes to Benchmarks/.work/python.
+bench-diff: deps
+	@mkdir -p Benchmarks/.work/diff
+	$(SWIFT) build -c release --product PinmintBench
+	$(RELEASE_BIN)/PinmintBench diff --write Benchmarks/.work/diff
+	@python3 -c "import numba, numpy, PIL" 2>/dev/null || python3 -m pip install -q numba numpy pillow >/dev/null 2>&1 || true
+	@if python3 -c "import numba, numpy, PIL" 2>/dev/null; then python3 tools/pixelmatch_fast_compare.py Benchmarks/.work/diff; \
+	else echo "pixelmatch-fast comparison skipped (python3 with numba, numpy and Pillow not available)"; fi
 
 # libFuzzer on the PNG decoder (C shim + Fuzz/fuzz_decode.c) under ASan and
 # UBSan, seeded with Fuzz/corpus, PngSuite and Fuzz/regressions. FUZZ_SECONDS=600 for longer.

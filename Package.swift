@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PinmintPNG", targets: ["PinmintPNG"]),
         .library(name: "PinmintText", targets: ["PinmintText"]),
         .library(name: "PinmintMarkers", targets: ["PinmintMarkers"]),
+        .library(name: "PinmintDiff", targets: ["PinmintDiff"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "PinmintMarkers",
                 dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
                 swiftSettings: swiftSettings),
+        // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
+        .target(name: "PinmintDiff", dependencies: ["PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
 
         // MARK: C shims
         // libpng reports errors by longjmp; the shim keeps every setjmp inside C.
@@ -44,13 +47,13 @@ let package = Package(
         // MARK: Tool
         .executableTarget(
             name: "pinmint",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintMarkers"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintMarkers", "PinmintDiff"],
             swiftSettings: swiftSettings),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintMarkers"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintMarkers", "PinmintDiff"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -69,6 +72,9 @@ let package = Package(
         .testTarget(
             name: "PinmintMarkersTests",
             dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG"]),
+        // Resources/ (image pairs and pixelmatch's counts for them) is read from disk by path.
+        .testTarget(name: "PinmintDiffTests", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintPNG", "PinmintSVG"],
+                    exclude: ["Resources"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),
     ]

@@ -149,6 +149,7 @@ do {
         try printChecksums()
     case "text": try runTextBench(Array(arguments.dropFirst()))
     case "markers": try runMarkerBench(Array(arguments.dropFirst()))
+    case "diff": try DiffBench.main(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
@@ -162,7 +163,7 @@ do {
         }
         try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | png [--write DIR] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

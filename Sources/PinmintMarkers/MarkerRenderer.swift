@@ -33,6 +33,17 @@ public final class MarkerRenderer {
         }
     }
 
+    /// A renderer for the calling thread over the shipped fonts, made on
+    /// first use and kept in the thread's dictionary: for work spread over
+    /// threads (golden suites, batches) without sharing a renderer.
+    public static func forCurrentThread() throws(MarkerError) -> MarkerRenderer {
+        let key = "PinmintMarkers.MarkerRenderer"
+        if let renderer = Thread.current.threadDictionary[key] as? MarkerRenderer { return renderer }
+        let renderer = try MarkerRenderer()
+        Thread.current.threadDictionary[key] = renderer
+        return renderer
+    }
+
     /// Renders every variant of `style` with `options` (command-line text).
     public func render(style: MarkerStyle, options: [String: String] = [:], scale: Double) throws(MarkerError) -> [RenderedMarker] {
         var rendered: [RenderedMarker] = []

@@ -21,10 +21,15 @@ Usage:
   pinmint png info FILE [--json]                    describe a PNG
   pinmint png convert IN -o OUT [--png MODE]        decode and re-encode a PNG
   pinmint fonts [--font-dir DIR]... [--json]        list the fonts and the scripts they cover
+  pinmint diff EXPECTED.png ACTUAL.png [--diff OUT.png] ...
+                                                    count differing pixels as pixelmatch does
+  pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]
+                                                    check a folder of golden images
   pinmint --version                                 print the version
   pinmint COMMAND --help                            help for one command
 
-Exit codes: 0 success, 2 bad input (one line on standard error says why).
+Exit codes: 0 success, 2 bad input (one line on standard error says why);
+diff and golden have their own (see their --help).
 """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -47,8 +52,12 @@ do {
         try runFonts(Array(commandLine.dropFirst()))
     case "png":
         try runPNG(Array(commandLine.dropFirst()))
+    case "diff":
+        runDiff(Array(commandLine.dropFirst()))
+    case "golden":
+        runGolden(Array(commandLine.dropFirst()))
     case let other?:
-        throw UsageError(message: "unknown command '\(other)' (commands: render, styles, png, fonts; see 'pinmint --help')")
+        throw UsageError(message: "unknown command '\(other)' (commands: render, styles, diff, golden, png, fonts; see 'pinmint --help')")
     }
 } catch let error as UsageError {
     fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message)

@@ -1,0 +1,149 @@
+import Foundation
+
+/// One self-contained HTML page about a golden run: a summary at the top,
+/// then expected | actual | diff for every case that did not pass (images
+/// inlined as `data:image/png;base64` URIs, so the file can be mailed or
+/// attached to a CI run as it is), then the passing cases in one table.
+public enum GoldenReport {
+    /// The page. Images are scaled up in whole steps (at most 4x, nearest
+    /// neighbour) so a pixel-level difference stays visible.
+    public static func html(for run: GoldenRun, title: String? = nil) -> String {
+        let failing = run.results.filter { !$0.status.passes }
+        let passing = run.results.filter { $0.status.passes }
+        let heading = title ?? "Golden images: \(URL(fileURLWithPath: run.folder).standardizedFileURL.path)"
+        var page = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>\(escape(heading))</title>
+        <style>
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d1d1f; }
+        h1 { font-size: 20px; margin: 0 0 8px; }
+        .summary { padding: 12px 16px; border-radius: 8px; background: #eef6ee; border: 1px solid #9c9; margin-bottom: 24px; }
+        .summary.bad { background: #fbeeee; border-color: #d99; }
+        .summary .counts span { margin-right: 16px; font-weight: 600; }
+        .case { border: 1px solid #ddd; border-radius: 8px; padding: 12px 16px; margin-bottom: 20px; }
+        .case h2 { font-size: 16px; margin: 0 0 4px; }
+        .status { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; color: white; background: #c33; }
+        .status.missing { background: #c80; } .status.error { background: #666; } .status.size { background: #a3a; }
+        .status.passed { background: #393; }
+        .facts { color: #555; margin: 4px 0 10px; }
+        .panels { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-start; }
+        figure { margin: 0; }
+        figcaption { font-size: 12px; color: #555; margin-bottom: 4px; }
+        .checker { background-color: #fff; background-image: linear-gradient(45deg, #ddd 25%, transparent 25%),
+          linear-gradient(-45deg, #ddd 25%, transparent 25%), linear-gradient(45deg, transparent 75%, #ddd 75%),
+          linear-gradient(-45deg, transparent 75%, #ddd 75%); background-size: 16px 16px;
+          background-position: 0 0, 0 8px, 8px -8px, -8px 0; display: inline-block; line-height: 0; border: 1px solid #ccc; }
+        img { image-rendering: pixelated; image-rendering: crisp-edges; }
+        pre { white-space: pre-wrap; background: #f4f4f4; padding: 8px; border-radius: 4px; }
+        table { border-collapse: collapse; } td, th { padding: 2px 12px 2px 0; text-align: left; }
+        </style>
+        </head>
+        <body>
+        <h1>\(escape(heading))</h1>
+
+        """
+        let good = run.allSettled
+        page += "<div class=\"summary\(good ? "" : " bad")\" id=\"summary\">\n"
+        page += "<div class=\"counts\">"
+        for (status, label) in [("passed", "passed"), ("failed", "failed"), ("size", "size differs"),
+                                ("missing", "missing"), ("error", "errors")] {
+            page += "<span data-status=\"\(status)\">\(run.count(status)) \(label)</span>"
+        }
+        if run.updatedCount > 0 { page += "<span data-status=\"written\">\(run.updatedCount) written</span>" }
+        page += "</div>\n<div>\(escape(run.summary)); update mode: \(run.update.rawValue)</div>\n</div>\n"
+
+        if failing.isEmpty { page += "<p>Every case matches its expected image.</p>\n" }
+        for result in failing {
+            page += "<section class=\"case\" data-case=\"\(escape(result.identifier))\" data-status=\"\(result.status.name)\">\n"
+            page += "<h2>\(escape(result.identifier)) <span class=\"status \(result.status.name)\">\(statusLabel(result.status))</span></h2>\n"
+            page += "<div class=\"facts\">\(escape(facts(result)))</div>\n"
+            if case .error(let message) = result.status { page += "<pre>\(escape(message))</pre>\n" }
+            let largest = max(result.expected?.width ?? 0, result.actual?.width ?? 0)
+            let zoom = largest == 0 ? 1 : max(1, min(4, 480 / max(1, largest)))
+            var panels: [(String, String, RGBA8Image)] = []
+            if let expected = result.expected {
+                panels.append(("expected", "expected: " + (result.expectedPath.map(fileName) ?? ""), expected))
+            }
+            if let actual = result.actual { panels.append(("actual", "actual (rendered now)", actual)) }
+            if let diff = result.diffImage { panels.append(("diff", "diff: red differs, yellow anti-aliasing", diff)) }
+            if !panels.isEmpty {
+                page += "<div class=\"panels\">\n"
+                for (role, caption, image) in panels {
+                    page += "<figure data-role=\"\(role)\"><figcaption>\(escape(caption)) (\(image.width)×\(image.height))</figcaption>"
+                    page += "<div class=\"checker\"><img alt=\"\(role)\" width=\"\(image.width * zoom)\" height=\"\(image.height * zoom)\" "
+                    page += "src=\"\(dataURI(image))\"></div></figure>\n"
+                }
+                page += "</div>\n"
+            }
+            page += "</section>\n"
+        }
+        if !passing.isEmpty {
+            page += "<details id=\"passed\"><summary>\(passing.count) passed</summary>\n<table>\n"
+            page += "<tr><th>case</th><th>differing pixels</th><th>tolerance</th><th>expected</th></tr>\n"
+            for result in passing {
+                page += "<tr data-case=\"\(escape(result.identifier))\"><td>\(escape(result.identifier))</td>"
+                page += "<td>\(result.diffPixels.map(String.init) ?? "")</td><td>\(escape(result.tolerance?.description ?? ""))</td>"
+                page += "<td>\(escape(result.expectedPath.map(fileName) ?? ""))</td></tr>\n"
+            }
+            page += "</table>\n</details>\n"
+        }
+        page += "</body>\n</html>\n"
+        return page
+    }
+
+    /// Writes the page atomically (a temporary file, then a rename).
+    public static func write(_ run: GoldenRun, to path: String, title: String? = nil) throws {
+        try Data(html(for: run, title: title).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    static func statusLabel(_ status: GoldenCaseResult.Status) -> String {
+        switch status {
+        case .passed: return "passed"
+        case .failed: return "differs"
+        case .sizeMismatch: return "size differs"
+        case .missing: return "no expected image"
+        case .error: return "error"
+        }
+    }
+
+    static func facts(_ result: GoldenCaseResult) -> String {
+        var facts: [String] = []
+        if let diffPixels = result.diffPixels, let percent = result.diffPercent {
+            facts.append("\(diffPixels) pixel\(diffPixels == 1 ? "" : "s") differ (\(formatPercent(percent))%)")
+        }
+        if case let .sizeMismatch(expectedWidth, expectedHeight, actualWidth, actualHeight) = result.status {
+            facts.append("expected \(expectedWidth)×\(expectedHeight), rendered \(actualWidth)×\(actualHeight)")
+        }
+        if let tolerance = result.tolerance { facts.append("tolerance: \(tolerance)") }
+        if !result.reason.isEmpty { facts.append("why: \(result.reason)") }
+        if let input = result.inputPath { facts.append("input: \(input)") }
+        if let updated = result.updatedPath { facts.append("written: \(updated)") }
+        return facts.joined(separator: " · ")
+    }
+
+    static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+    static func dataURI(_ image: RGBA8Image) -> String {
+        guard let png = try? image.pngData(mode: .default) else { return "" }
+        return "data:image/png;base64," + Data(png).base64EncodedString()
+    }
+
+    /// Text for HTML element content and quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

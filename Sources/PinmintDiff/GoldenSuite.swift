@@ -1,0 +1,339 @@
+import Dispatch
+import Foundation
+import PinmintPNG
+
+/// A folder of golden images and the inputs they were made from.
+///
+/// A **case** is an input (NAME.svg, NAME.json, …; in the suite folder or in
+/// golden.conf's `inputs` folder) and, per scale S, its expected images in the
+/// suite folder: `NAME@Sx.png` (for S = 1 also `NAME.png`), plus any accepted
+/// alternatives `NAME@Sx.LABEL.png` (LABEL in kebab-case, e.g. `pin@2x.arm64.png`).
+/// The case passes when the rendering matches any of them within the case's
+/// tolerance. See Golden/README.md for the rules and golden.conf's format.
+public struct GoldenSuite: Sendable {
+    /// Which expected images `run` writes.
+    public enum UpdateMode: String, Sendable, CaseIterable {
+        /// Nothing is written.
+        case none
+        /// Write cases that have no expected image yet.
+        case missing
+        /// Write missing and failing cases (the primary NAME@Sx.png).
+        case failed
+        /// Rewrite every case that renders.
+        case all
+    }
+
+    /// One expected-image slot: an input at one scale.
+    public struct Case: Sendable, Equatable {
+        /// The input's name without extension, e.g. "pin".
+        public var name: String
+        public var scale: Int
+        /// The input file.
+        public var inputPath: String
+        /// The input's variant this case draws (`selected` for NAME-selected), nil for the default.
+        public var variant: String? = nil
+        /// Accepted expected images that exist, the primary first.
+        public var expectedPaths: [String]
+        /// Where the primary expected image is (or will be written).
+        public var primaryPath: String
+        /// "pin@2x".
+        public var identifier: String { "\(name)@\(scale)x" }
+    }
+
+    public let folder: String
+    public let configuration: GoldenConfiguration
+    /// Every case, sorted by name then scale.
+    public let cases: [Case]
+    /// Problems found while listing (an expected image without an input, a listed case without an input).
+    public let listingErrors: [GoldenError]
+
+    /// Lists the suite in `folder`, reading its golden.conf.
+    ///
+    /// - Throws: `GoldenError` when the folder or the inputs folder cannot be
+    ///   listed or golden.conf is malformed.
+    public init(folder: String, renderers: GoldenRenderers) throws(GoldenError) {
+        let fileManager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fileManager.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .unreadableFolder(path: folder, problem: "no such folder")
+        }
+        self.folder = folder
+        let configuration = try GoldenConfiguration(readingSuite: folder)
+        self.configuration = configuration
+        func list(_ path: String) throws(GoldenError) -> [String] {
+            do { return try fileManager.contentsOfDirectory(atPath: path).sorted() } catch {
+                throw .unreadableFolder(path: path, problem: "cannot be listed (\(error.localizedDescription))")
+            }
+        }
+        let inputExtensions = renderers.inputExtensions
+        var inputs: [String: String] = [:]
+        for file in try list(configuration.inputsFolder) where !file.hasPrefix(".") {
+            let parts = file.split(separator: ".")
+            guard parts.count == 2, inputExtensions.contains(parts[1].lowercased()) else { continue }
+            if inputs[String(parts[0])] == nil {
+                inputs[String(parts[0])] = (configuration.inputsFolder as NSString).appendingPathComponent(file)
+            }
+        }
+        var errors: [GoldenError] = []
+        // An input's other variants are cases of their own: NAME-VARIANT.
+        var variantOf: [String: String] = [:]
+        for (name, path) in inputs.sorted(by: { $0.key < $1.key }) {
+            do {
+                for variant in try renderers.variants(of: path) where inputs["\(name)-\(variant)"] == nil {
+                    inputs["\(name)-\(variant)"] = path
+                    variantOf["\(name)-\(variant)"] = variant
+                }
+            } catch {
+                errors.append(.badInput(message: "\(error)"))
+            }
+        }
+        let names: [String]
+        if let listed = configuration.caseNames {
+            names = listed.filter { name in
+                if inputs[name] != nil { return true }
+                errors.append(.missingInput(name: name, looked: "\(configuration.inputsFolder)/\(name).{"
+                    + inputExtensions.sorted().joined(separator: ",") + "}"))
+                return false
+            }
+        } else {
+            names = inputs.keys.sorted()
+        }
+        // Expected images: NAME.png, NAME@Sx.png, NAME@Sx.LABEL.png.
+        var expected: [String: [String]] = [:]
+        for file in try list(folder) where file.hasSuffix(".png") && !file.hasPrefix(".") {
+            guard let key = GoldenSuite.expectedKey(of: file) else { continue }
+            expected[key.name + "@\(key.scale)x", default: []].append(file)
+            if !names.contains(key.name) {
+                errors.append(.missingInput(name: file, looked: "\(configuration.inputsFolder)/\(key.name).{"
+                    + inputExtensions.sorted().joined(separator: ",") + "}"
+                    + (configuration.caseNames != nil ? " among golden.conf's cases" : "")))
+            }
+        }
+        var cases: [Case] = []
+        for name in names {
+            let found = Set(expected.keys.filter { $0.hasPrefix(name + "@") }.compactMap { key in
+                Int(key.dropFirst(name.count + 1).dropLast())
+            })
+            for scale in found.union(configuration.scales).sorted() {
+                let files = (expected["\(name)@\(scale)x"] ?? []).sorted { first, second in
+                    // The primary (NAME@Sx.png, else NAME.png at 1x) first, then alternatives by name.
+                    func rank(_ file: String) -> Int { file == "\(name)@\(scale)x.png" ? 0 : file == "\(name).png" ? 1 : 2 }
+                    return (rank(first), first) < (rank(second), second)
+                }
+                let primaryFile = files.first { $0 == "\(name)@\(scale)x.png" || $0 == "\(name).png" } ?? "\(name)@\(scale)x.png"
+                cases.append(Case(name: name, scale: scale, inputPath: inputs[name]!, variant: variantOf[name],
+                                  expectedPaths: files.map { (folder as NSString).appendingPathComponent($0) },
+                                  primaryPath: (folder as NSString).appendingPathComponent(primaryFile)))
+            }
+        }
+        self.cases = cases
+        self.listingErrors = errors
+    }
+
+    /// The case name and scale an expected image's file name stands for, or nil for other PNGs.
+    static func expectedKey(of file: String) -> (name: String, scale: Int)? {
+        let stem = String(file.dropLast(4))
+        guard let at = stem.lastIndex(of: "@") else {
+            return stem.contains(".") || stem.isEmpty ? nil : (stem, 1)
+        }
+        let name = String(stem[..<at])
+        let rest = stem[stem.index(after: at)...]
+        let scalePart = rest.split(separator: ".", maxSplits: 1).first ?? ""
+        guard scalePart.hasSuffix("x"), let scale = Int(scalePart.dropLast()), scale >= 1, !name.isEmpty else { return nil }
+        return (name, scale)
+    }
+
+    /// Renders every case (on `jobs` threads), compares it with its expected
+    /// images and, per `update`, writes expected images (atomically). Without
+    /// an update nothing is written.
+    public func run(renderers: GoldenRenderers, update: UpdateMode = .none,
+                    jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> GoldenRun {
+        let start = DispatchTime.now().uptimeNanoseconds
+        final class Slots: @unchecked Sendable {
+            var results: [GoldenCaseResult?]
+            var next = 0
+            let lock = NSLock()
+            init(count: Int) { results = Array(repeating: nil, count: count) }
+            func take() -> Int { lock.lock(); defer { lock.unlock() }; next += 1; return next - 1 }
+            func store(_ result: GoldenCaseResult, at index: Int) { lock.lock(); results[index] = result; lock.unlock() }
+        }
+        let slots = Slots(count: cases.count)
+        let cases = self.cases, configuration = self.configuration
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, cases.count))) { _ in
+            while true {
+                let index = slots.take()
+                guard index < cases.count else { return }
+                let testCase = cases[index]
+                let settings = configuration.tolerance(for: testCase.name, scale: testCase.scale)
+                slots.store(GoldenSuite.check(testCase, settings: settings, renderers: renderers, update: update), at: index)
+            }
+        }
+        let listing = listingErrors.map { error in
+            GoldenCaseResult(identifier: { if case .missingInput(let name, _) = error { return name } else { return "suite" } }(),
+                             scale: 0, status: .error(error.description))
+        }
+        return GoldenRun(folder: folder, results: listing + slots.results.map { $0! }, update: update,
+                         seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// One case: render, compare with each accepted image (best first), update if asked.
+    static func check(_ testCase: Case, settings: GoldenConfiguration.Tolerance, renderers: GoldenRenderers,
+                      update: UpdateMode) -> GoldenCaseResult {
+        var result = GoldenCaseResult(identifier: testCase.identifier, scale: testCase.scale, status: .passed)
+        result.inputPath = testCase.inputPath
+        result.tolerance = settings.tolerance
+        result.reason = settings.reason
+        let actual: RGBA8Image
+        do {
+            actual = try renderers.render(inputPath: testCase.inputPath, scale: Double(testCase.scale),
+                                          variant: testCase.variant)
+        } catch {
+            result.status = .error("\(error)")
+            return result
+        }
+        result.actual = actual
+        if testCase.expectedPaths.isEmpty {
+            result.status = .missing
+        } else {
+            var best: (path: String, expected: RGBA8Image, diff: DiffResult)? = nil
+            var sizeMismatch: (path: String, expected: RGBA8Image)? = nil
+            for path in testCase.expectedPaths {
+                let expected: RGBA8Image
+                do { expected = try RGBA8Image(contentsOfFile: path) } catch {
+                    result.status = .error(error.description)
+                    return result
+                }
+                guard expected.width == actual.width, expected.height == actual.height else {
+                    if sizeMismatch == nil { sizeMismatch = (path, expected) }
+                    continue
+                }
+                guard let diff = try? PixelDiff.compare(expected: expected, actual: actual, options: settings.options) else {
+                    continue
+                }
+                if best == nil || diff.diffPixels < best!.diff.diffPixels { best = (path, expected, diff) }
+                if diff.isWithin(settings.tolerance) { break }
+            }
+            if let best {
+                result.expectedPath = best.path
+                result.expected = best.expected
+                result.diffPixels = best.diff.diffPixels
+                result.diffPercent = best.diff.diffPercent
+                result.status = best.diff.isWithin(settings.tolerance) ? .passed : .failed
+                if result.status == .failed {
+                    result.diffImage = try? PixelDiff.compare(expected: best.expected, actual: actual, options: settings.options,
+                                                              makesDiffImage: true).diffImage
+                }
+            } else if let sizeMismatch {
+                result.expectedPath = sizeMismatch.path
+                result.expected = sizeMismatch.expected
+                result.status = .sizeMismatch(expectedWidth: sizeMismatch.expected.width,
+                                              expectedHeight: sizeMismatch.expected.height,
+                                              actualWidth: actual.width, actualHeight: actual.height)
+            }
+        }
+        let writes: Bool
+        switch update {
+        case .none: writes = false
+        case .missing: writes = result.status == .missing
+        case .failed: writes = !result.status.passes
+        case .all: writes = true
+        }
+        if writes {
+            do {
+                try PNGEncoder.writeAtomically(try actual.pngData(pixelRatio: Double(testCase.scale), mode: .default),
+                                               to: testCase.primaryPath)
+                result.updatedPath = testCase.primaryPath
+            } catch {
+                result.status = .error("\(testCase.primaryPath): could not write: \(error)")
+            }
+        }
+        if result.status.passes { result.expected = nil; result.actual = nil }
+        return result
+    }
+}
+
+/// The outcome of one case at one scale.
+public struct GoldenCaseResult: Sendable {
+    public enum Status: Sendable, Equatable {
+        case passed
+        /// More pixels differ than the tolerance allows, against every accepted image.
+        case failed
+        /// No accepted image has the rendering's size (sizes in pixels).
+        case sizeMismatch(expectedWidth: Int, expectedHeight: Int, actualWidth: Int, actualHeight: Int)
+        /// No expected image yet.
+        case missing
+        /// The input could not be rendered or an expected image could not be read.
+        case error(String)
+
+        public var passes: Bool { self == .passed }
+        /// "passed", "failed", "size", "missing", "error".
+        public var name: String {
+            switch self {
+            case .passed: return "passed"
+            case .failed: return "failed"
+            case .sizeMismatch: return "size"
+            case .missing: return "missing"
+            case .error: return "error"
+            }
+        }
+    }
+
+    /// "pin@2x" (or the file or "suite" for listing errors).
+    public var identifier: String
+    public var scale: Int
+    public var status: Status
+    public var inputPath: String?
+    /// The accepted image the rendering was compared with (the closest one).
+    public var expectedPath: String?
+    public var diffPixels: Int?
+    public var diffPercent: Double?
+    public var tolerance: DiffTolerance?
+    public var reason = ""
+    /// Where an expected image was written by an update, if one was.
+    public var updatedPath: String?
+    /// Images kept for the report (only for cases that did not pass).
+    public var expected: RGBA8Image?
+    public var actual: RGBA8Image?
+    public var diffImage: RGBA8Image?
+
+    init(identifier: String, scale: Int, status: Status) {
+        self.identifier = identifier
+        self.scale = scale
+        self.status = status
+    }
+
+    /// True when the case counts as good after the run: it passed, or it was (re)written by the update.
+    public var isSettled: Bool {
+        if case .error = status { return false }
+        return status.passes || updatedPath != nil
+    }
+}
+
+/// Every case's result, in the suite's order (listing errors first).
+public struct GoldenRun: Sendable {
+    public var folder: String
+    public var results: [GoldenCaseResult]
+    public var update: GoldenSuite.UpdateMode
+    /// Wall-clock time of the run.
+    public var seconds: Double
+
+    public func count(_ status: String) -> Int { results.filter { $0.status.name == status }.count }
+    public var updatedCount: Int { results.filter { $0.updatedPath != nil }.count }
+    public var hasErrors: Bool { results.contains { if case .error = $0.status { return true } else { return false } } }
+    /// True when every case passed or was written by the update.
+    public var allSettled: Bool { results.allSatisfy(\.isSettled) }
+
+    /// "20 cases: 18 passed, 1 failed, 1 missing (0.42 s)".
+    public var summary: String {
+        var parts: [String] = []
+        for status in ["passed", "failed", "size", "missing", "error"] {
+            let count = count(status)
+            if count > 0 || status == "passed" {
+                parts.append("\(count) " + (status == "size" ? "with another size" : status == "error" ? (count == 1 ? "error" : "errors") : status))
+            }
+        }
+        if updatedCount > 0 { parts.append("\(updatedCount) written") }
+        return "\(results.count) case\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+            + String(format: " (%.2f s)", seconds)
+    }
+}

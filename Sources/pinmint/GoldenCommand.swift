@@ -1,0 +1,114 @@
+import Foundation
+import PinmintMarkers
+import PinmintDiff
+import PinmintSVG
+
+/// `pinmint golden`: run a folder of golden images (see Golden/README.md).
+
+let goldenHelp = """
+Usage: pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]
+
+Renders every case of the suite in DIR and compares it with its expected
+images as `pinmint diff` does. A case is an input (NAME.svg; marker
+descriptions NAME.json once supported) with expected images NAME@Sx.png
+(S = 1, 2, 3, ...; NAME.png is @1x) beside it; NAME@Sx.LABEL.png are
+accepted alternatives. DIR/golden.conf (optional) sets the inputs folder,
+the cases, the scales and the tolerance, for all cases and per case.
+
+Options:
+  --update MODE      write expected images: 'missing' (cases without one),
+                     'failed' (missing and failing cases), 'all' (every case);
+                     without --update nothing is written
+  --report OUT.html  write one self-contained HTML report: a summary, then
+                     expected | actual | diff for every case that did not pass
+  --jobs N           cases rendered at once (default: the number of cores)
+  -h, --help         this help
+
+Exit codes: 0 every case passed (or was written by --update), 1 some case
+differs, has another size or has no expected image, 3 bad input (an
+unreadable suite, a malformed golden.conf, an input that cannot be rendered
+or an unreadable expected image; one line names it).
+"""
+
+/// The renderers `pinmint golden` knows, one line per input format.
+func goldenRenderers() -> GoldenRenderers {
+    var renderers = GoldenRenderers()
+    renderers.register(fileExtension: "svg") { path, scale in try SVGDocument(contentsOfFile: path).render(scale: scale) }
+    // Marker descriptions: NAME.json is the default variant, NAME-selected the
+    // `selected` one. One renderer per thread (renderers are not thread-safe).
+    renderers.register(fileExtension: "json", variants: { path in
+        try MarkerFile(contentsOfFile: path).style.variantNames.filter { $0 != "default" }
+    }) { path, scale, variant in
+        let file = try MarkerFile(contentsOfFile: path)
+        let descriptions = try file.style.resolve(values: file.values)
+        guard let description = descriptions.first(where: { $0.variant == (variant ?? "default") }) else {
+            throw MarkerError(input: path, problem: "no variant '\(variant ?? "default")'")
+        }
+        return try MarkerRenderer.forCurrentThread().render(description, scale: scale).canvas
+    }
+    return renderers
+}
+
+/// Runs `pinmint golden` and exits with its code.
+func runGolden(_ rawArguments: [String]) -> Never {
+    if rawArguments.contains("--help") || rawArguments.contains("-h") {
+        print(goldenHelp)
+        exit(0)
+    }
+    let badInput: Int32 = 3
+    do {
+        let arguments = try Arguments(command: "pinmint golden", arguments: rawArguments,
+                                      valueOptions: ["--update", "--report", "--jobs"])
+        let folder = try arguments.singlePositional("suite folder")
+        var update = GoldenSuite.UpdateMode.none
+        if let text = arguments.value("--update") {
+            guard let mode = GoldenSuite.UpdateMode(rawValue: text), mode != .none else {
+                throw UsageError(message: "pinmint golden: --update '\(text)' is not missing, failed or all")
+            }
+            update = mode
+        }
+        let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount),
+                                            range: 1...256))
+        let renderers = goldenRenderers()
+        let suite = try GoldenSuite(folder: folder, renderers: renderers)
+        let run = suite.run(renderers: renderers, update: update, jobs: jobs)
+        for result in run.results where !result.status.passes || result.updatedPath != nil {
+            print(goldenLine(result))
+        }
+        print(run.summary)
+        if let report = arguments.value("--report") {
+            do {
+                try GoldenReport.write(run, to: report)
+            } catch {
+                throw UsageError(message: "pinmint golden: \(report): cannot write the report (\(error.localizedDescription))")
+            }
+        }
+        exit(run.hasErrors ? badInput : run.allSettled ? 0 : 1)
+    } catch let error as UsageError {
+        fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message,
+             code: badInput)
+    } catch {
+        fail("golden: \(error)", code: badInput)
+    }
+}
+
+/// One line about a case that did not pass (or was written).
+func goldenLine(_ result: GoldenCaseResult) -> String {
+    var line: String
+    switch result.status {
+    case .passed: line = "passed \(result.identifier)"
+    case .failed:
+        line = "FAILED \(result.identifier): \(pixels(result.diffPixels ?? 0)) differ "
+            + "(\(formatPercent(result.diffPercent ?? 0))%), tolerance \(result.tolerance ?? .exact)"
+        if let path = result.expectedPath { line += " (closest: \((path as NSString).lastPathComponent))" }
+    case let .sizeMismatch(expectedWidth, expectedHeight, actualWidth, actualHeight):
+        line = "SIZE \(result.identifier): expected \(expectedWidth)x\(expectedHeight), rendered \(actualWidth)x\(actualHeight)"
+    case .missing: line = "MISSING \(result.identifier): no expected image"
+    case .error(let message): line = "ERROR \(result.identifier): \(message)"
+    }
+    if let updated = result.updatedPath { line += "; wrote \(updated)" }
+    return line
+}
+
+/// "1 pixel", "12 pixels".
+func pixels(_ count: Int) -> String { count == 1 ? "1 pixel" : "\(count) pixels" }
