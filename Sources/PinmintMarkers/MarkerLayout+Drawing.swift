@@ -29,14 +29,16 @@ extension MarkerLayout {
 
         var tip: Point? = nil
         var content: Rect? = nil, firstText: Rect? = nil
-        var hits: [Rect] = []
+        var hits: [Rect] = [], fixed: [Rect] = []
         survey(root, tip: &tip, content: &content, firstText: &firstText, hits: &hits)
+        collectFixed(root, isRoot: true, into: &fixed)
         let anchorPoint = self.anchorPoint(anchor, root: root, tip: tip)
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
                                       hitBoxes: MarkerLayout.reduce(hits, width: width, height: height),
                                       contentBox: (content ?? firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
                                       variant: variant)
-        return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings)
+        return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
+                              fixedRegions: fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
     }
 
     // MARK: Extents
@@ -253,6 +255,26 @@ extension MarkerLayout {
         if node.part.hit == true, !draws { hits.append(node.frame) }
         if node.part.isContent, content == nil { content = node.frame }
         for child in node.children { survey(child, tip: &tip, content: &content, firstText: &firstText, hits: &hits) }
+    }
+
+    /// What must not be stretched: every drawn part inside the root (badges,
+    /// pictures, icons, text ink, filled boxes) and every pointer.
+    private func collectFixed(_ node: LayoutNode, isRoot: Bool, into fixed: inout [Rect]) {
+        switch node.part.kind {
+        case .box(let box):
+            if let outline = node.outline { fixed += outline.pieces.dropFirst() }
+            if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
+        case .text:
+            if let ink = node.text?.inkBounds {
+                let origin = textOrigin(node)
+                fixed.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
+            }
+        case .picture, .icon:
+            fixed.append(node.frame)
+        case .spacer:
+            break
+        }
+        for child in node.children { collectFixed(child, isRoot: false, into: &fixed) }
     }
 
     private func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {

@@ -130,6 +130,9 @@ public struct RenderedMarker {
     public let metadata: MarkerMetadata
     /// Things worth telling a person (e.g. characters no font has).
     public let warnings: [String]
+    /// Pixel boxes of the parts that must keep their size when the image is
+    /// stretched (see `stretchZones`).
+    let fixedRegions: [PixelBox]
 
     /// The marker as PNG bytes (with a pHYs chunk for the pixel ratio).
     public func pngData(mode: PNGEncoder.Mode = .default) throws(PNGError) -> [UInt8] {

@@ -25,6 +25,8 @@ extension MarkerStyle {
 
     // Seed 000: body 28 high, width = label + 30 (badge circle at x 2, label
     // at x 24), corner radius 3, a 20 x 10 pointer under it; anchor at the tip.
+    // An empty label keeps its place (a zero-wide content box at x 24): the
+    // tag drawn without text is the stretchable sprite MapLibre fits text into.
     static let priceTag = #"""
     {
       "name": "price-tag",
@@ -56,9 +58,9 @@ extension MarkerStyle {
            "width": 20, "height": 20,
            "children": [{"type": "text", "text": "${badge}", "fontSize": 14, "weight": "bold", "color": "${fill}"}]},
           {"unless": "badge", "type": "spacer", "width": 2},
-          {"when": "label", "type": "text", "name": "label", "text": "${label}", "fontSize": "${font-size}",
+          {"type": "text", "name": "label", "text": "${label}", "fontSize": "${font-size}",
            "color": "${label-color}", "content": true},
-          {"when": "label", "type": "spacer", "width": 2}
+          {"type": "spacer", "width": 2}
         ]
       }
     }

@@ -168,3 +168,46 @@ import Testing
         #expect(maplibre["icon-offset"] as? [Int] == [0, 0])
     }
 }
+
+/// Stretch zones for MapLibre's icon-text-fit, found in the pixels and
+/// checked against the tag's geometry.
+@Suite struct StretchZoneTests {
+    @Test(arguments: [1.0, 2.0, 3.0])
+    func priceTagWithoutTextStretchesOnlyItsFlatParts(scale: Double) throws {
+        let style = try #require(MarkerStyle.preset(named: "price-tag"))
+        let marker = try makeRenderer().render(style: style, options: ["label": ""], scale: scale)[0]
+        let zones = marker.stretchZones()
+        let s = Int(scale)
+        // Width 30: badge 2...22, the label's place at 24, corners of radius 3, pointer 5...25 under the body.
+        #expect(marker.metadata.width == 30 * s && marker.metadata.contentBox?.x == 24 * s)
+        #expect(marker.metadata.contentBox?.width == 0)
+        let pointer = (Int(marker.metadata.anchor.x) - 10 * s)..<(Int(marker.metadata.anchor.x) + 10 * s)
+        for zone in zones.x {
+            let columns = zone[0]..<zone[1]
+            #expect(columns.lowerBound >= 22 * s, "not through the badge: \(zone)")
+            #expect(columns.upperBound <= 27 * s, "not through the corner: \(zone)")
+            #expect(!columns.overlaps(pointer), "not through the pointer: \(zone)")
+        }
+        #expect(!zones.x.isEmpty)
+        // Rows: the badge's circle leaves no two rows alike inside the corners.
+        for zone in zones.y {
+            #expect(zone[0] >= 3 * s && zone[1] <= 25 * s, "\(zone)")
+        }
+        // Without the badge the rows between the corners (3...25) are flat.
+        let plain = try makeRenderer().render(style: style, options: ["label": "", "badge": "none"], scale: scale)[0]
+        #expect(plain.stretchZones().y == [[3 * s, 25 * s]])
+    }
+
+    @Test func calloutBubbleStretchesBesideItsArrow() throws {
+        let style = try #require(MarkerStyle.preset(named: "callout"))
+        let picture = repositoryRoot.appendingPathComponent("Golden/markers/pictures/storefront.png").path
+        let marker = try makeRenderer().render(style: style, options: ["title": "", "subtitle": "", "shadow-color": "none",
+                                                                       "picture": picture], scale: 2)[0]
+        let zones = marker.stretchZones()
+        let tip = Int(marker.metadata.anchor.x)
+        // Two zones, one each side of the arrow, clear of the picture (5...75 pt) and the corners.
+        let right = zones.x.filter { $0[0] >= tip + 20 }
+        #expect(!right.isEmpty && zones.x.allSatisfy { $0[1] <= tip - 20 || $0[0] >= tip + 20 })
+        #expect(zones.x.allSatisfy { $0[0] >= 75 * 2 })
+    }
+}
