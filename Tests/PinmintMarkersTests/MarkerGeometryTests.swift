@@ -41,7 +41,7 @@ import Testing
         #expect(long.width > short.width + 40)
         #expect(short.width == short.contentBox!.width + 30 && long.width == long.contentBox!.width + 30)
         let none = try #require(try renderPreset("price-tag", ["label": "", "badge": "成"], scale: 1).first).metadata
-        #expect(none.width == 24)
+        #expect(none.width == 30, "the seed's sizeToFit + 30 with an empty label")
     }
 
     /// Seed 004: body 60 high with a 10 high arrow, tip at the bottom middle;
