@@ -7,7 +7,7 @@ import PinmintText
 extension MarkerLayout {
     /// Sizes the canvas to everything the marker draws (shadows, strokes and
     /// glyph overhangs included), draws it, and works out the metadata.
-    mutating func draw(_ root: LayoutNode, anchor: AnchorSpec, variant: String) throws(MarkerError) -> RenderedMarker {
+    mutating func draw(_ root: LayoutNode, anchor: AnchorSpec, variant: String, source: String) throws(MarkerError) -> RenderedMarker {
         var ink: Rect? = nil
         collectInk(root, into: &ink)
         let bounds = ink ?? root.frame
@@ -15,16 +15,16 @@ extension MarkerLayout {
         let far = Point(max(bounds.maxX, root.frame.maxX).rounded(.up), max(bounds.maxY, root.frame.maxY).rounded(.up))
         let width = max(1, Int(far.x - origin.x)), height = max(1, Int(far.y - origin.y))
         guard width <= Canvas.maximumSide, height <= Canvas.maximumSide, width * height <= Canvas.maximumPixelCount else {
-            throw MarkerError(input: "marker", problem: "it would be \(width)x\(height) pixels at scale \(JSONValue.format(scale)); "
+            throw MarkerError(input: source, problem: "the marker would be \(width)x\(height) pixels at scale \(JSONValue.format(scale)); "
                               + "a side may be at most \(Canvas.maximumSide) and the area at most \(Canvas.maximumPixelCount) pixels")
         }
         shift(root, by: Point(-origin.x, -origin.y))
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: height) } catch {
-            throw MarkerError(input: "marker", problem: error.description)
+            throw MarkerError(input: source, problem: error.description)
         }
         do { try draw(root, on: canvas, background: nil) } catch {
-            throw MarkerError(input: "marker", problem: "drawing failed: \(error)")
+            throw MarkerError(input: source, problem: "drawing failed: \(error)")
         }
 
         var tip: Point? = nil

@@ -62,7 +62,7 @@ public final class MarkerRenderer {
         let root = try layout.build(description.body, path: "marker")
         _ = try layout.measure(root, limit: nil)
         layout.place(root, at: .zero)
-        return try layout.draw(root, anchor: description.anchor, variant: description.variant)
+        return try layout.draw(root, anchor: description.anchor, variant: description.variant, source: description.source)
     }
 
     // MARK: Resources
