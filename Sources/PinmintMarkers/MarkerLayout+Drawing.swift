@@ -68,7 +68,7 @@ extension MarkerLayout {
                 }
             }
         case .text(let text):
-            guard let layout = node.text, let glyphs = layout.inkBounds else { break }
+            guard node.text != nil, let glyphs = node.textInk else { break }
             let origin = textOrigin(node)
             let halo = (text.halo?.width ?? 0) * scale
             add(Rect(x: origin.x + glyphs.minX - halo, y: origin.y + glyphs.minY - halo,
@@ -241,7 +241,7 @@ extension MarkerLayout {
             }
         case .text:
             if firstText == nil { firstText = node.frame }
-            if node.part.hit != false, let ink = node.text?.inkBounds {
+            if node.part.hit != false, let ink = node.textInk {
                 let origin = textOrigin(node)
                 hits.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
             }
@@ -265,7 +265,7 @@ extension MarkerLayout {
             if let outline = node.outline { fixed += outline.pieces.dropFirst() }
             if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
         case .text:
-            if let ink = node.text?.inkBounds {
+            if let ink = node.textInk {
                 let origin = textOrigin(node)
                 fixed.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
             }
