@@ -24,9 +24,9 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 
 # Renders the four seed markers with the seeds' own texts (PNG at @1x, @2x,
-# @3x and their metadata), then every reference scene, into out/.
+# @3x and their metadata) into out/, then every reference scene into out/scenes/.
 demo: build
-	@mkdir -p out
+	@mkdir -p out/scenes
 	$(RELEASE_BIN)/pinmint render price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
 	$(RELEASE_BIN)/pinmint render callout --title 我是商户名 --subtitle 我是商户地址 --scale 1,2,3 -o out/callout.png --meta out/callout.json
 	$(RELEASE_BIN)/pinmint render avatar --name 张三 --phone "138 0013 8000" --scale 1,2,3 -o out/avatar.png --meta out/avatar.json
@@ -34,10 +34,10 @@ demo: build
 	@for scene in Golden/scenes/*.svg; do \
 		name=$$(basename $$scene .svg); \
 		for s in $(SCALES); do \
-			$(RELEASE_BIN)/pinmint render $$scene --scale $$s -o out/$$name@$${s}x.png || exit 1; \
+			$(RELEASE_BIN)/pinmint render $$scene --scale $$s -o out/scenes/$$name@$${s}x.png || exit 1; \
 		done; \
 	done
-	@echo "Rendered $$(ls out/*.png | wc -l) PNGs into out/"
+	@echo "Rendered $$(ls out/*.png | wc -l) marker PNGs into out/ and $$(ls out/scenes/*.png | wc -l) scene PNGs into out/scenes/"
 
 # Render-only time per scene next to cairo's C API drawing the same scenes;
 # then laying out and drawing the label "5200萬" (cold and warm glyph cache),
