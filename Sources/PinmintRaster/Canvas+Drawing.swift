@@ -256,6 +256,8 @@ extension Canvas {
         /// Runs are plain stores: an opaque colour drawn source-over, or copy.
         var storesRuns: Bool
         var stored: (UInt16, UInt16, UInt16, UInt16)
+        /// `stored` packed as `fillRun` writes it (once per drawing, not per run).
+        var storedPacked: UInt64
         var alphaScale: Float
         /// Source over with full coverage keeps destination × (1 − alpha): as a
         /// 0.16 fixed-point factor that is one multiply-high per channel, which
@@ -269,6 +271,7 @@ extension Canvas {
             let alpha = color.w
             storesRuns = (alpha >= 65535 && blend == .sourceOver) || blend == .copy
             stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
+            storedPacked = Canvas.pack(stored)
             alphaScale = alpha * (1 / 65535)
             keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
         }
@@ -278,7 +281,7 @@ extension Canvas {
         @inline(__always)
         func run(_ start: UnsafeMutablePointer<UInt16>, count: Int, overTransparent: Bool) {
             if storesRuns || overTransparent {
-                Canvas.fillRun(start, count: count, pixel: stored)
+                Canvas.fillRun(start, count: count, packed: storedPacked)
             } else {
                 Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
             }
@@ -291,7 +294,7 @@ extension Canvas {
         /// destination term of `blend` is exactly 0). Not for `.clear`.
         @inline(__always)
         func packedOverTransparent(_ amount: Float) -> UInt64 {
-            if amount >= 1 { return Canvas.pack(stored) }
+            if amount >= 1 { return storedPacked }
             if !(amount >= Canvas.negligibleAmount) { return 0 }
             return Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
                                 Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
@@ -303,7 +306,7 @@ extension Canvas {
         @inline(__always)
         func storeOverTransparent(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
             let bytes = UnsafeMutableRawPointer(row)
-            let full = Canvas.pack(stored)
+            let full = storedPacked
             for i in 0..<count {
                 let amount = coverage[i]
                 let pixel: UInt64
