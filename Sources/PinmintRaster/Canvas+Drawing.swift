@@ -291,13 +291,14 @@ extension Canvas {
         /// gives, packed as `fillRun` stores it: the colour for amount ≥ 1
         /// (what runs store), 0 below `negligibleAmount` (what is left
         /// untouched), else each channel of colour × amount rounded (the
-        /// destination term of `blend` is exactly 0). Not for `.clear`.
+        /// destination term of `blend` is exactly 0; colour × amount is in
+        /// 0...65535, so `storeInRange` rounds it). Not for `.clear`.
         @inline(__always)
         func packedOverTransparent(_ amount: Float) -> UInt64 {
             if amount >= 1 { return storedPacked }
             if !(amount >= Canvas.negligibleAmount) { return 0 }
-            return Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
-                                Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+            return Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
+                                Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
         }
 
         /// Stores `count` pixels over transparent ones with per-pixel
@@ -313,8 +314,8 @@ extension Canvas {
                 if amount >= 1 {
                     pixel = full
                 } else if amount > 0 {
-                    pixel = Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
-                                         Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+                    pixel = Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
+                                         Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
                 } else {
                     pixel = 0
                 }
@@ -545,6 +546,14 @@ extension Canvas {
         // `value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)`;
         // `value > 0` is false for NaN, so a stray NaN can never trap here.
         UInt16(truncatingIfNeeded: Int32((value > 0 ? min(value, 65535) : 0) + 0.5))
+    }
+
+    /// `store` for a value known to lie in 0...65535, such as a premultiplied
+    /// channel (`Color` clamps to 0...1, so every solid colour's channels do)
+    /// times a coverage in 0...1: the same result without the clamps.
+    @inline(__always)
+    static func storeInRange(_ value: Float) -> UInt16 {
+        UInt16(truncatingIfNeeded: Int32(value + 0.5))
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined
