@@ -437,25 +437,23 @@ extension Canvas {
     }
 
     /// Writes one packed pixel (see `pack`) `count` times.
-    /// Sixteen pixels a step as eight 16-byte stores (LLVM's own loop stores
-    /// four pixels a step; a marker row is hundreds of pixels), then at most
-    /// one step of eight, pairs and a last single pixel; raw stores, so they
-    /// may alias the UInt16 accesses of the other kernels.
+    /// Thirty-two pixels a step as sixteen 16-byte stores (LLVM's own loop
+    /// stores four pixels a step; a marker row is hundreds of pixels), then at
+    /// most one step of sixteen and one of eight, pairs and a last single
+    /// pixel; raw stores, so they may alias the UInt16 accesses of the other kernels.
     @inline(__always)
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
         let bytes = UnsafeMutableRawPointer(start)
         let pair = SIMD2<UInt64>(repeating: packed)
         var offset = 0
-        let wideBlockEnd = (count & ~15) &* 8, end = count &* 8
-        while offset < wideBlockEnd {
-            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 64, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 80, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 96, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 112, as: SIMD2<UInt64>.self)
+        let widestBlockEnd = (count & ~31) &* 8, end = count &* 8
+        while offset < widestBlockEnd {
+            storeSixteenPixels(bytes + offset, pair)
+            storeSixteenPixels(bytes + (offset &+ 128), pair)
+            offset &+= 256
+        }
+        if count & 16 != 0 {
+            storeSixteenPixels(bytes + offset, pair)
             offset &+= 128
         }
         if count & 8 != 0 {
@@ -470,6 +468,20 @@ extension Canvas {
             offset &+= 16
         }
         if offset < end { bytes.storeBytes(of: packed, toByteOffset: offset, as: UInt64.self) }
+    }
+
+    /// Eight 16-byte stores of `pair` (sixteen pixels), written out: a loop
+    /// over offsets is not reliably unrolled.
+    @inline(__always)
+    static func storeSixteenPixels(_ bytes: UnsafeMutableRawPointer, _ pair: SIMD2<UInt64>) {
+        bytes.storeBytes(of: pair, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 16, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 32, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 48, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 64, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 80, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 96, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 112, as: SIMD2<UInt64>.self)
     }
 
     /// Source over for a run of fully covered pixels: d = s + (d × keep) >> 16
