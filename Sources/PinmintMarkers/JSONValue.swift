@@ -89,14 +89,23 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
 struct ObjectReader {
     let path: String
     let input: String
-    private let members: [String: JSONValue]
-    private var read: Set<String> = []
+    /// The object's members in a flat list: a part has a handful, and most
+    /// keys a reader asks for are absent, so comparing short keys beats
+    /// hashing each one (resolving a style reads every part this way).
+    private let keys: [String]
+    private let values: [JSONValue]
+    /// Which members were asked for (by index); absent keys asked for are
+    /// remembered only for "did you mean".
+    private var used: [Bool]
+    private var asked: [String] = []
 
     init(_ value: JSONValue, path: String, input: String) throws(MarkerError) {
         guard case .object(let members) = value else {
             throw MarkerError(input: input, path: path, problem: "expected an object, found \(value.typeName)")
         }
-        self.members = members
+        keys = Array(members.keys)
+        values = Array(members.values)
+        used = [Bool](repeating: false, count: keys.count)
         self.path = path
         self.input = input
     }
@@ -104,12 +113,17 @@ struct ObjectReader {
     func place(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
     func error(_ key: String, _ problem: String) -> MarkerError { MarkerError(input: input, path: place(key), problem: problem) }
 
-    func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
+    private func index(of key: String) -> Int? { keys.firstIndex(of: key) }
+
+    func has(_ key: String) -> Bool { index(of: key).map { values[$0] != .null } ?? false }
 
     mutating func value(_ key: String) -> JSONValue? {
-        read.insert(key)
-        guard let value = members[key], value != .null else { return nil }
-        return value
+        guard let index = index(of: key) else {
+            asked.append(key)
+            return nil
+        }
+        used[index] = true
+        return values[index] == .null ? nil : values[index]
     }
 
     mutating func string(_ key: String) throws(MarkerError) -> String? {
@@ -152,9 +166,10 @@ struct ObjectReader {
 
     /// Throws for the first key (alphabetically) that was never read.
     func finish(allowed extra: Set<String> = []) throws(MarkerError) {
-        let unknown = members.keys.filter { !read.contains($0) && !extra.contains($0) }.sorted()
+        guard used.contains(false) else { return }
+        let unknown = keys.indices.filter { !used[$0] && !extra.contains(keys[$0]) }.map { keys[$0] }.sorted()
         if let first = unknown.first {
-            let known = read.union(extra).sorted()
+            let known = Set(asked).union(keys.indices.filter { used[$0] }.map { keys[$0] }).union(extra).sorted()
             let hint = JSONValue.closest(to: first, in: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw MarkerError(input: input, path: place(first), problem: "unknown key" + hint)
         }

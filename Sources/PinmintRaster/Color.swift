@@ -58,6 +58,7 @@ extension Color {
     /// Color 4's `rgb(r g b / a)`), `transparent`, and the 148 CSS named
     /// colours (case-insensitive).
     public init(parsing text: String) throws(ColorError) {
+        if let color = Color.plainHex(text) { self = color; return }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let lower = trimmed.lowercased()
         if lower.hasPrefix("#") {
@@ -70,6 +71,38 @@ extension Color {
             self = Color(red8: Int(packed >> 16), green8: Int((packed >> 8) & 0xFF), blue8: Int(packed & 0xFF))
         } else {
             throw ColorError(input: text, problem: "not a colour (expected #RGB, #RRGGBB, rgb(), rgba() or a CSS colour name)")
+        }
+    }
+
+    /// `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` without spaces, read from
+    /// the bytes (marker styles parse the same few colours for every marker);
+    /// nil for anything else, which the general reader then takes.
+    private static func plainHex(_ text: String) -> Color? {
+        var text = text
+        return text.withUTF8 { bytes -> Color? in
+            guard bytes.count == 4 || bytes.count == 5 || bytes.count == 7 || bytes.count == 9,
+                  bytes[0] == UInt8(ascii: "#") else { return nil }
+            var packed: UInt32 = 0     // the digits, 4 bits each, first digit highest
+            for byte in bytes.dropFirst() {
+                let value: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                packed = packed << 4 | UInt32(value)
+            }
+            let count = bytes.count - 1
+            func digit(_ index: Int) -> Int { Int((packed >> UInt32(4 * (count - 1 - index))) & 0xF) }
+            switch count {
+            case 3, 4:
+                return Color(red8: digit(0) * 17, green8: digit(1) * 17, blue8: digit(2) * 17,
+                             alpha: count == 4 ? Double(digit(3) * 17) / 255 : 1)
+            default:
+                return Color(red8: digit(0) * 16 + digit(1), green8: digit(2) * 16 + digit(3), blue8: digit(4) * 16 + digit(5),
+                             alpha: count == 8 ? Double(digit(6) * 16 + digit(7)) / 255 : 1)
+            }
         }
     }
 

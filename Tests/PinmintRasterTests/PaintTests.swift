@@ -9,6 +9,7 @@ struct ColorParsingTests {
         ("#11223380", [0x11, 0x22, 0x33, 128]), ("rgb(77, 77, 77)", [77, 77, 77, 255]),
         ("rgba(77,77,77,0.8)", [77, 77, 77, 204]), ("rgb(100% 0% 50% / 50%)", [255, 0, 128, 128]),
         ("RebeccaPurple", [0x66, 0x33, 0x99, 255]), ("transparent", [0, 0, 0, 0]), (" red ", [255, 0, 0, 255]),
+        ("#ABCDEF", [0xAB, 0xCD, 0xEF, 255]), ("#AbC", [0xAA, 0xBB, 0xCC, 255]), (" #fff", [255, 255, 255, 255]),
     ])
     func parses(_ text: String, _ expected: [Int]) throws {
         let color = try Color(parsing: text)
@@ -16,7 +17,7 @@ struct ColorParsingTests {
         #expect(bytes == expected)
     }
 
-    @Test(arguments: ["#12", "#12345", "#ggg", "rgb(1,2)", "rgb(a,b,c)", "hsl(1,2,3)", "notacolour", ""])
+    @Test(arguments: ["#12", "#12345", "#ggg", "#12345g", "#+12", "rgb(1,2)", "rgb(a,b,c)", "hsl(1,2,3)", "notacolour", ""])
     func refuses(_ text: String) {
         #expect(throws: ColorError.self) { try Color(parsing: text) }
     }
