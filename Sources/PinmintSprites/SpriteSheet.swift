@@ -148,26 +148,28 @@ public struct SpriteSheet: Sendable {
 
     // MARK: Output
 
-    /// The index as JSON text: an object keyed by id, keys sorted. `minified`
-    /// leaves out every space and newline (`--minify`); else two-space indents.
+    /// The index as JSON text: an object keyed by id (sorted), each entry's
+    /// keys sorted. Pretty: one entry per line, `"id": {"height": 38, …}`;
+    /// `minified` (`--minify`): no spaces or newlines at all.
     public func indexJSON(minified: Bool = false) -> String {
-        var index: [String: Any] = [:]
+        let separator = minified ? "," : ", ", colon = minified ? ":" : ": "
+        func runs(_ runs: [[Int]]) -> String { "[" + runs.map { "[\($0[0])" + separator + "\($0[1])]" }.joined(separator: separator) + "]" }
+        var lines: [String] = []
         for entry in entries {
-            var object: [String: Any] = ["x": entry.x, "y": entry.y, "width": entry.width, "height": entry.height,
-                                         "pixelRatio": number(entry.pixelRatio)]
+            var fields: [(String, String)] = [("height", "\(entry.height)"), ("pixelRatio", JSONText.number(entry.pixelRatio)),
+                                              ("width", "\(entry.width)"), ("x", "\(entry.x)"), ("y", "\(entry.y)")]
             let metadata = entry.metadata
-            if let content = metadata.content { object["content"] = content }
-            if let stretchX = metadata.stretchX { object["stretchX"] = stretchX }
-            if let stretchY = metadata.stretchY { object["stretchY"] = stretchY }
-            if let fit = metadata.textFitWidth { object["textFitWidth"] = fit.rawValue }
-            if let fit = metadata.textFitHeight { object["textFitHeight"] = fit.rawValue }
-            if metadata.sdf { object["sdf"] = true }
-            index[entry.id] = object
+            if let content = metadata.content { fields.append(("content", "[" + content.map(String.init).joined(separator: separator) + "]")) }
+            if let stretchX = metadata.stretchX { fields.append(("stretchX", runs(stretchX))) }
+            if let stretchY = metadata.stretchY { fields.append(("stretchY", runs(stretchY))) }
+            if let fit = metadata.textFitWidth { fields.append(("textFitWidth", JSONText.quote(fit.rawValue))) }
+            if let fit = metadata.textFitHeight { fields.append(("textFitHeight", JSONText.quote(fit.rawValue))) }
+            if metadata.sdf { fields.append(("sdf", "true")) }
+            let object = "{" + fields.sorted { $0.0 < $1.0 }.map { JSONText.quote($0.0) + colon + $0.1 }.joined(separator: separator) + "}"
+            lines.append(JSONText.quote(entry.id) + colon + object)
         }
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        if !minified { options.insert(.prettyPrinted) }
-        let data = (try? JSONSerialization.data(withJSONObject: index, options: options)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + (minified ? "" : "\n")
+        if minified { return "{" + lines.joined(separator: ",") + "}" }
+        return lines.isEmpty ? "{}\n" : "{\n  " + lines.joined(separator: ",\n  ") + "\n}\n"
     }
 
     /// The sheet as PNG bytes (pHYs of 72 dpi × the pixel ratio).
@@ -187,7 +189,3 @@ func format(_ ratio: Double) -> String {
     ratio == ratio.rounded() && abs(ratio) < 1e9 ? String(Int(ratio)) : String(ratio)
 }
 
-/// An integral number as an Int for JSON (2, not 2.0).
-func number(_ value: Double) -> Any {
-    value == value.rounded() && abs(value) < 1e15 ? Int(value) as Any : value as Any
-}

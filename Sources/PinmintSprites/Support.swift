@@ -54,13 +54,17 @@ enum JSONText {
         switch value {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number):
-            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .number(let value): return number(value)
         case .string(let text): return quote(text)
         case .array(let items): return "[" + items.map(serialize).joined(separator: ",") + "]"
         case .object(let members):
             return "{" + members.keys.sorted().map { quote($0) + ":" + serialize(members[$0]!) }.joined(separator: ",") + "}"
         }
+    }
+
+    /// 2 for 2.0; other numbers as Swift prints them (shortest round-trip).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     static func quote(_ text: String) -> String {
