@@ -194,9 +194,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 }
                 do {
                     let marker = try markerRenderer.render(description, scale: scale)
-                    var object = marker.metadata.json(id: markerID, file: name)
-                    object["row"] = row.line
-                    if let coordinates = row.coordinates { object["coordinates"] = coordinates }
+                    var recipeText: String? = nil, pngText: String? = nil
                     if configuration.sprite != nil {
                         images.append(SpriteImage(marker: marker, id: markerID, source: "\(input)"))
                     } else {
@@ -204,10 +202,11 @@ public final class BatchRenderer: @unchecked Sendable {
                         var hash = FNV1a()
                         hash.add(bytes)
                         try AtomicFile.write(bytes, to: path)
-                        object["recipe"] = imageRecipe.hex
-                        object["png"] = hash.hex
+                        recipeText = imageRecipe.hex
+                        pngText = hash.hex
                     }
-                    lines.append(IndexLine.serialize(object))
+                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, coordinates: row.coordinates,
+                                                recipe: recipeText, png: pngText))
                     rendered += 1
                 } catch let error as MarkerError {
                     return fail(Self.problem(error, style: style))
