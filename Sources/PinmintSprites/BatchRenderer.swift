@@ -66,6 +66,9 @@ public struct BatchProgress: Sendable {
     public var failed = 0
     /// How far through the data file (0...1), from bytes read; nil when unknown (standard input).
     public var fraction: Double?
+    /// With sprite output, when the batch ends: one line per sheet, e.g.
+    /// `tags@2x.png 1024x980 (91.2% packed)`.
+    public var sheets: [String] = []
 }
 
 /// Renders a data file's rows on every core.
@@ -142,7 +145,7 @@ public final class BatchRenderer: @unchecked Sendable {
         var summary = state.summary
         if let sprite = configuration.sprite {
             do {
-                summary.rendered = try writeSprites(sprite, images: state.spriteImages)
+                (summary.rendered, summary.sheets) = try writeSprites(sprite, images: state.spriteImages)
             } catch {
                 index.discard()
                 throw error
@@ -253,8 +256,9 @@ public final class BatchRenderer: @unchecked Sendable {
         return header
     }
 
-    private func writeSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage]) throws(SpriteError) -> Int {
+    private func writeSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage]) throws(SpriteError) -> (Int, [String]) {
         var written = 0
+        var lines: [String] = []
         var outputs: [(String, [UInt8])] = []
         for scale in configuration.scales {
             var atScale = images.filter { $0.pixelRatio == scale }
@@ -267,9 +271,12 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             outputs.append((base + ".json", Array(sheet.indexJSON(minified: sprite.minified).utf8)))
             written += atScale.count
+            let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
+            lines.append("\((base as NSString).lastPathComponent).png \(sheet.width)x\(sheet.height) "
+                         + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
         for (path, bytes) in outputs { try AtomicFile.write(bytes, to: path) }
-        return written
+        return (written, lines)
     }
 
     static func makeFolder(_ folder: String) throws(SpriteError) {

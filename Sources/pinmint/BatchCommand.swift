@@ -141,6 +141,9 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
                                                                      failure: { failures.report($0) })
     bar.finish(summary)
     failures.finish()
+    if !quiet && !summary.sheets.isEmpty {
+        FileHandle.standardError.write(Data("pinmint: sprite \(summary.sheets.joined(separator: ", "))\n".utf8))
+    }
     return summary.failed > 0 ? 1 : 0
 }
 
