@@ -125,7 +125,7 @@ public final class BatchRenderer: @unchecked Sendable {
 
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
                                   index: index)
-        let recipeBase = recipeBase()
+        let recipeBase = recipeBase(), dataName = reader.input
         DispatchQueue.concurrentPerform(iterations: configuration.jobs) { _ in
             let renderer = LazyRenderer(fontFolders: configuration.fontFolders)
             while let job = state.nextJob(configuration: configuration) {
@@ -133,7 +133,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 switch job.work {
                 case .failed(let error): outcome = .failed(error)
                 case .render(let row, let id):
-                    outcome = self.render(row, id: id, renderer: renderer, recipeBase: recipeBase, previous: previous)
+                    outcome = self.render(row, id: id, dataName: dataName, renderer: renderer, recipeBase: recipeBase, previous: previous)
                 }
                 state.complete(job.sequence, outcome)
             }
@@ -157,10 +157,10 @@ public final class BatchRenderer: @unchecked Sendable {
 
     // MARK: One row
 
-    private func render(_ row: DataRow, id: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?) -> RowOutcome {
+    private func render(_ row: DataRow, id: String, dataName: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?) -> RowOutcome {
         let configuration = self.configuration
         let style = configuration.file.style
-        let input = "line \(row.line)"
+        let input = "\(dataName):\(row.line)"
         func fail(_ problem: String) -> RowOutcome { .failed(SpriteError(input: "", line: row.line, problem: problem)) }
         var values = configuration.file.values
         for (name, template) in configuration.settings {
@@ -199,7 +199,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     let marker = try markerRenderer.render(description, scale: scale)
                     var recipeText: String? = nil, pngText: String? = nil
                     if configuration.sprite != nil {
-                        images.append(SpriteImage(marker: marker, id: markerID, source: "\(input)"))
+                        images.append(SpriteImage(marker: marker, id: markerID, source: input))
                     } else {
                         let bytes = try marker.pngData(mode: configuration.pngMode)
                         var hash = FNV1a()
