@@ -24,13 +24,13 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 
 # Renders the four seed markers with the seeds' own texts (PNG at @1x, @2x,
-# @3x and their metadata), then every reference scene, into out/; then a
-# sprite of the seed markers (out/seeds.png/.json, @2x), a batch of price tags
-# from docs/demo/listings.geojson (out/listings/) and out/demo.html, a map
-# showing them placed by their anchors (Leaflet from Debian's libjs-leaflet,
-# installed if missing and possible; else plain HTML).
+# @3x and their metadata) into out/, then every reference scene into out/scenes/;
+# then a sprite of the seed markers (out/seeds.png/.json, @2x), a batch of
+# price tags from docs/demo/listings.geojson (out/listings/) and out/demo.html,
+# a map showing them placed by their anchors (Leaflet from Debian's
+# libjs-leaflet, installed if missing and possible; else plain HTML).
 demo: build
-	@mkdir -p out
+	@mkdir -p out/scenes
 	$(RELEASE_BIN)/pinmint render price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
 	$(RELEASE_BIN)/pinmint render callout --title 我是商户名 --subtitle 我是商户地址 --scale 1,2,3 -o out/callout.png --meta out/callout.json
 	$(RELEASE_BIN)/pinmint render avatar --name 张三 --phone "138 0013 8000" --scale 1,2,3 -o out/avatar.png --meta out/avatar.json
@@ -38,10 +38,10 @@ demo: build
 	@for scene in Golden/scenes/*.svg; do \
 		name=$$(basename $$scene .svg); \
 		for s in $(SCALES); do \
-			$(RELEASE_BIN)/pinmint render $$scene --scale $$s -o out/$$name@$${s}x.png || exit 1; \
+			$(RELEASE_BIN)/pinmint render $$scene --scale $$s -o out/scenes/$$name@$${s}x.png || exit 1; \
 		done; \
 	done
-	@echo "Rendered $$(ls out/*.png | wc -l) PNGs into out/"
+	@echo "Rendered $$(ls out/*.png | wc -l) marker PNGs into out/ and $$(ls out/scenes/*.png | wc -l) scene PNGs into out/scenes/"
 	$(RELEASE_BIN)/pinmint sprite docs/demo/seed-markers.json -o out/seeds --ratio 1,2
 	$(RELEASE_BIN)/pinmint batch docs/demo/listings.geojson -o out/listings --style price-tag \
 		--set label='{price}萬' --set badge='{deal}' --scale 1,2

@@ -1,7 +1,9 @@
 #include "CPNGShim.h"
+#include "image_deflate.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <zlib.h>
 #include <png.h>
 #include <setjmp.h>
@@ -65,34 +67,26 @@ static void pinmint_flush(png_structp png) { (void)png; }
 
 // MARK: Own deflate (grey / true colour, filter none or up)
 
-/// One half of the IDAT stream: raw deflate, ending on a byte boundary (sync
-/// flush) unless last; its Adler-32 is combined afterwards.
+/// One part of the IDAT stream (a run of whole rows), compressed by
+/// pinmint_image_deflate; its Adler-32 is combined afterwards.
 struct pinmint_part {
-    const uint8_t *input; size_t input_size;
-    const uint8_t *dictionary; size_t dictionary_size;
-    int level, strategy, last;
+    const uint8_t *data; size_t data_size;
+    size_t start, end;
+    size_t pixel_bytes, row_stride;
+    int last;
     uint8_t *output; size_t output_size;
     uLong adler; int ok;
+    /// Set by whichever thread compresses the part first (the helper thread, or the caller once done with its own).
+    atomic_int claimed;
 };
 
 static void *pinmint_deflate_part(void *argument) {
     struct pinmint_part *part = argument;
-    part->ok = 0;
-    part->adler = adler32(1L, part->input, (uInt)part->input_size);
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    if (deflateInit2(&stream, part->level, Z_DEFLATED, -15, 8, part->strategy) != Z_OK) return NULL;
-    if (part->dictionary_size) deflateSetDictionary(&stream, part->dictionary, (uInt)part->dictionary_size);
-    size_t capacity = deflateBound(&stream, part->input_size) + 64;
-    part->output = malloc(capacity);
-    if (part->output) {
-        stream.next_in = (Bytef *)part->input; stream.avail_in = (uInt)part->input_size;
-        stream.next_out = part->output; stream.avail_out = (uInt)capacity;
-        int result = deflate(&stream, part->last ? Z_FINISH : Z_SYNC_FLUSH);
-        part->output_size = capacity - stream.avail_out;
-        part->ok = part->last ? result == Z_STREAM_END : (result == Z_OK && stream.avail_in == 0);
-    }
-    deflateEnd(&stream);
+    int unclaimed = 0;
+    if (!atomic_compare_exchange_strong(&part->claimed, &unclaimed, 1)) return NULL;
+    part->adler = adler32(1L, part->data + part->start, (uInt)(part->end - part->start));
+    part->ok = pinmint_image_deflate(part->data, part->data_size, part->start, part->end, part->pixel_bytes,
+                                     part->row_stride, part->last, &part->output, &part->output_size);
     return NULL;
 }
 
@@ -106,51 +100,78 @@ static void pinmint_filter_row(const pinmint_png_encode_request *request, uint32
     for (size_t i = 0; i < count; i++) target[1 + i] = (uint8_t)(row[i] - above[i]);
 }
 
-/// Size of up to 64 evenly spaced rows filtered one way, deflated at level 1.
-static size_t pinmint_sample_size(const pinmint_png_encode_request *request, int up) {
-    uint32_t samples = request->height < 64 ? request->height : 64;
-    size_t stride = request->row_bytes + 1, size = (size_t)samples * stride;
-    uint8_t *buffer = malloc(size);
-    if (!buffer) return (size_t)-1;
-    for (uint32_t index = 0; index < samples; index++) {
-        uint32_t y = (uint32_t)((uint64_t)index * request->height / samples);
-        pinmint_filter_row(request, y, up, buffer + index * stride);
+/// Bytes from one pixel to the next (1 for indices and grey below 8 bits).
+static size_t pinmint_pixel_bytes(const pinmint_png_encode_request *request) {
+    int channels = request->color_type == 2 ? 3 : request->color_type == 4 ? 2 : request->color_type == 6 ? 4 : 1;
+    size_t bits = (size_t)channels * (size_t)request->bit_depth;
+    return bits < 8 ? 1 : bits / 8;
+}
+
+/// Estimated bits for the bytes of `counts` (a histogram of `total` bytes) coded by their entropy.
+static double pinmint_entropy_bits(const uint32_t counts[256], uint32_t total) {
+    double bits = 0;
+    for (int value = 0; value < 256; value++) {
+        if (counts[value]) bits += counts[value] * log2((double)total / counts[value]);
     }
-    uLongf bound = compressBound((uLong)size);
-    uint8_t *output = malloc(bound);
-    size_t result = (size_t)-1;
-    if (output && compress2(output, &bound, buffer, (uLong)size, 1) == Z_OK) result = bound;
-    free(output);
-    free(buffer);
-    return result;
+    return bits;
+}
+
+/// Whether Up should beat none, judged on up to 32 evenly spaced rows: a
+/// byte the matcher finds cheaply (equal to the byte one pixel back in the
+/// same filtered row, or, unfiltered, to the byte above) counts nothing;
+/// every other byte counts its entropy among such bytes. Up wins where
+/// colours change smoothly from row to row (glows, gradients); none where
+/// flat colours meet (anti-aliased edges keep their colour bytes).
+static int pinmint_prefers_up(const pinmint_png_encode_request *request) {
+    if (request->height < 2) return 0;
+    uint32_t samples = request->height - 1 < 32 ? request->height - 1 : 32;
+    size_t pixel_bytes = pinmint_pixel_bytes(request);
+    uint32_t none_counts[256] = { 0 }, up_counts[256] = { 0 }, none_total = 0, up_total = 0;
+    for (uint32_t index = 0; index < samples; index++) {
+        uint32_t y = 1 + (uint32_t)((uint64_t)index * (request->height - 1) / samples);
+        const uint8_t *row = request->rows + (size_t)y * request->row_bytes, *above = row - request->row_bytes;
+        for (size_t x = 0; x < request->row_bytes; x++) {
+            uint8_t value = row[x], up = (uint8_t)(value - above[x]);
+            int has_left = x >= pixel_bytes;
+            if (value != above[x] && !(has_left && value == row[x - pixel_bytes])) { none_counts[value]++; none_total++; }
+            if (!(has_left && up == (uint8_t)(row[x - pixel_bytes] - above[x - pixel_bytes]))) { up_counts[up]++; up_total++; }
+        }
+    }
+    return pinmint_entropy_bits(up_counts, up_total) < pinmint_entropy_bits(none_counts, none_total);
 }
 
 /// Filters all rows and writes the IDAT chunk and IEND; 0 on failure (out of memory).
 static int pinmint_write_own_idat(png_structp png, const pinmint_png_encode_request *request) {
     int none = request->filter_mask & PNG_FILTER_NONE, up = request->filter_mask & PNG_FILTER_UP;
-    int useUp = up && (!none || pinmint_sample_size(request, 1) < pinmint_sample_size(request, 0));
+    int useUp = up && (!none || pinmint_prefers_up(request));
     size_t stride = request->row_bytes + 1, total = stride * request->height;
     uint8_t *filtered = malloc(total);
     if (!filtered) return 0;
     for (uint32_t y = 0; y < request->height; y++) pinmint_filter_row(request, y, useUp, filtered + y * stride);
-    // Two halves when there is enough work to pay for a thread.
-    int halves = total >= (1u << 16) && request->height >= 2 ? 2 : 1;
+    // Two parts when there is enough work (about a millisecond) to pay for a
+    // thread; the second matches into the first, so the bytes do not depend
+    // on which thread compresses which part. On a busy machine the helper
+    // thread may start late: the caller then compresses both parts itself.
+    int halves = total >= ((size_t)1 << 20) && request->height >= 2 ? 2 : 1;
     size_t split = halves == 2 ? (size_t)(request->height / 2) * stride : total;
+    size_t pixel_bytes = pinmint_pixel_bytes(request);
     struct pinmint_part parts[2];
     memset(parts, 0, sizeof parts);
     for (int index = 0; index < halves; index++) {
-        parts[index].input = filtered + (index ? split : 0);
-        parts[index].input_size = index ? total - split : split;
-        parts[index].dictionary_size = index ? (split < 32768 ? split : 32768) : 0;
-        parts[index].dictionary = index ? filtered + split - parts[index].dictionary_size : NULL;
-        parts[index].level = request->compression_level;
-        parts[index].strategy = request->compression_strategy;
+        parts[index].data = filtered;
+        parts[index].data_size = total;
+        parts[index].start = index ? split : 0;
+        parts[index].end = index == halves - 1 ? total : split;
+        parts[index].pixel_bytes = pixel_bytes;
+        parts[index].row_stride = stride;
         parts[index].last = index == halves - 1;
+        atomic_init(&parts[index].claimed, 0);
     }
     pthread_t thread;
     int threaded = halves == 2 && pthread_create(&thread, NULL, pinmint_deflate_part, &parts[1]) == 0;
     pinmint_deflate_part(&parts[0]);
-    if (halves == 2) { if (threaded) pthread_join(thread, NULL); else pinmint_deflate_part(&parts[1]); }
+    if (halves == 2) pinmint_deflate_part(&parts[1]);  // returns at once when the helper has claimed it
+    if (threaded) pthread_join(thread, NULL);
     int ok = parts[0].ok && (halves == 1 || parts[1].ok);
     uint8_t *stream = NULL;
     size_t size = 0;
@@ -160,17 +181,14 @@ static int pinmint_write_own_idat(png_structp png, const pinmint_png_encode_requ
         ok = stream != NULL;
     }
     if (ok) {
-        int level = request->compression_level, strategy = request->compression_strategy;
-        unsigned flevel = level < 2 || strategy >= Z_HUFFMAN_ONLY ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
-        unsigned header = (0x78u << 8) | (flevel << 6);
-        header += 31 - header % 31;
-        stream[size++] = (uint8_t)(header >> 8);
-        stream[size++] = (uint8_t)header;
+        // zlib header: deflate, 32 KiB window, FLEVEL 1 ("fast"), check bits (0x785e % 31 == 0).
+        stream[size++] = 0x78;
+        stream[size++] = 0x5e;
         uLong adler = parts[0].adler;
         for (int index = 0; index < halves; index++) {
             memcpy(stream + size, parts[index].output, parts[index].output_size);
             size += parts[index].output_size;
-            if (index) adler = adler32_combine(adler, parts[index].adler, (z_off_t)parts[index].input_size);
+            if (index) adler = adler32_combine(adler, parts[index].adler, (z_off_t)(parts[index].end - parts[index].start));
         }
         for (int shift = 24; shift >= 0; shift -= 8) stream[size++] = (uint8_t)(adler >> shift);
     }
@@ -231,7 +249,7 @@ int pinmint_png_encode(const pinmint_png_encode_request *request,
     png_set_compression_buffer_size(png, 1 << 20);
     png_write_info(png, info);
     // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng.
-    if (request->own_deflate && request->color_type != PNG_COLOR_TYPE_PALETTE && request->bit_depth == 8
+    if (request->own_deflate && request->bit_depth <= 8
         && (request->row_bytes + 1) * (size_t)request->height < ((size_t)1 << 30)) {
         if (!pinmint_write_own_idat(png, request)) png_error(png, "out of memory while compressing");
         png_destroy_write_struct(&png, &info);

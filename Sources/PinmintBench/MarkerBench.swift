@@ -41,6 +41,19 @@ func runMarkerBench(_ arguments: [String]) throws {
         return (samples[samples.count / 2], size)
     }
 
+    if only == "resolve" {
+        // Filling a preset's options in (what a batch does per row), µs per call.
+        let style = MarkerStyle.preset(named: "price-tag")!
+        var samples: [Double] = []
+        for iteration in 0..<(iterations + 20) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try style.resolve(options: ["label": "\(5200 + iteration)萬", "badge": "成"])
+            if iteration >= 20 { samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000) }
+        }
+        samples.sort()
+        print(String(format: "  resolve price-tag options: %.2f µs", samples[samples.count / 2]))
+        return
+    }
     let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")

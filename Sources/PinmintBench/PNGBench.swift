@@ -2,7 +2,7 @@ import Foundation
 import PinmintPNG
 import PinmintSVG
 
-/// `PinmintBench png [--iterations N] [--write DIR]`: PNG encode and decode
+/// `PinmintBench png [--iterations N] [--write DIR] [--only NAME-PREFIX] [--profile N]`: PNG encode and decode
 /// time (µs, median) and size (bytes) per image, for each `PNGEncoder.Mode`
 /// against libpng's defaults (RGBA8, adaptive filters, zlib level 6)
 /// measured in the same run. Images: the marker scenes rendered from
@@ -69,7 +69,7 @@ enum PNGBench {
         return samples[samples.count / 2]
     }
 
-    static func run(iterations: Int, writeFolder: String?) throws {
+    static func run(iterations: Int, writeFolder: String?, only: String?) throws {
         if let writeFolder { try FileManager.default.createDirectory(atPath: writeFolder, withIntermediateDirectories: true) }
         print("PNG encode/decode per image, libpng \(PNGEncoder.libpngVersion); median µs; baseline = libpng defaults "
               + "(RGBA8, adaptive filters, level 6) in the same run.")
@@ -79,7 +79,7 @@ enum PNGBench {
         print(header.map { $0.padding(toLength: $0 == "image" ? 22 : 10, withPad: " ", startingAt: 0) }.joined())
         var logSpeed: [PNGEncoder.Mode: Double] = [:], logSize: [PNGEncoder.Mode: Double] = [:]
         var count = 0, verdict = ""
-        for picture in try pictures() {
+        for picture in try pictures() where only.map({ picture.name.hasPrefix($0) }) ?? true {
             let big = picture.width * picture.height > 1_000_000
             let budget = big ? 2.0 : 0.3, maximum = big ? 5 : iterations
             var baseline: [UInt8] = []
@@ -124,17 +124,37 @@ enum PNGBench {
     }
 
     static func main(_ arguments: [String]) throws {
-        var iterations = 200, writeFolder: String? = nil
+        var iterations = 200, writeFolder: String? = nil, only: String? = nil, profileRuns = 0, profileLibPNG = false
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
             case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 200; index += 2
             case "--write" where index + 1 < arguments.count: writeFolder = arguments[index + 1]; index += 2
+            case "--only" where index + 1 < arguments.count: only = arguments[index + 1]; index += 2
+            case "--profile" where index + 1 < arguments.count: profileRuns = Int(arguments[index + 1]) ?? 1; index += 2
+            case "--libpng": profileLibPNG = true; index += 1
             case "--tune": try tune(); return
             default: print("PinmintBench png: unknown argument \(arguments[index])"); exit(2)
             }
         }
-        try run(iterations: iterations, writeFolder: writeFolder)
+        if profileRuns > 0 { try profile(runs: profileRuns, only: only, libpngDefaults: profileLibPNG); return }
+        try run(iterations: iterations, writeFolder: writeFolder, only: only)
+    }
+
+    /// `PinmintBench png --profile N [--only NAME] [--libpng]`: only
+    /// `default`-mode (or libpng-defaults) encodes, N per image, no timing
+    /// (for callgrind); prints the sizes.
+    static func profile(runs: Int, only: String?, libpngDefaults: Bool) throws {
+        for picture in try pictures() where only.map({ picture.name.hasPrefix($0) }) ?? true {
+            var bytes: [UInt8] = []
+            for _ in 0..<runs {
+                bytes = libpngDefaults
+                    ? try PNGEncoder.encode(straightRGBA8: picture.rgba, width: picture.width, height: picture.height,
+                                            trying: [.libpngDefaults])
+                    : try PNGEncoder.encode(straightRGBA8: picture.rgba, width: picture.width, height: picture.height)
+            }
+            print(picture.name, picture.width, picture.height, bytes.count)
+        }
     }
 }
 

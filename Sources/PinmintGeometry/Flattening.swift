@@ -35,6 +35,16 @@ public struct Polylines: Sendable {
         subpaths[subpaths.count - 1].count += 1
     }
 
+    /// Adds `count` points, `point(1) ... point(count)`, to the current
+    /// subpath, counting them into the subpath once rather than per point
+    /// (`add` costs about as much as evaluating a curve point).
+    @inline(__always)
+    mutating func add(count: Int, _ point: (Int) -> Point) {
+        guard count > 0 else { return }
+        for index in 1...count { points.append(point(index)) }
+        subpaths[subpaths.count - 1].count += count
+    }
+
     mutating func finishSubpath(closed: Bool) {
         guard let last = subpaths.last, last.count > 0 else { return }
         if closed { subpaths[subpaths.count - 1].isClosed = true }
@@ -83,8 +93,7 @@ extension Path {
                 // Wang's formula for degree 2: n = sqrt(dd / (4 tol)).
                 let n = Path.flatteningSegmentCount((dd / (4 * tolerance)).squareRoot())
                 let step = 1.0 / Double(n)
-                for i in 1..<n { output.add(Path.quadPoint(p0, p1, p2, Double(i) * step)) }
-                output.add(p2)
+                output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) : p2 }
                 current = p2
             case .cubic(let c1, let c2, let p):
                 if !open { output.beginSubpath(current); open = true }
@@ -93,8 +102,7 @@ extension Path {
                 // Wang's formula for degree 3: n = sqrt(3 * 2 / 8 * dd / tol).
                 let n = Path.flatteningSegmentCount((0.75 * dd / tolerance).squareRoot())
                 let step = 1.0 / Double(n)
-                for i in 1..<n { output.add(Path.cubicPoint(p0, p1, p2, p3, Double(i) * step)) }
-                output.add(p3)
+                output.add(count: n) { i in i < n ? Path.cubicPoint(p0, p1, p2, p3, Double(i) * step) : p3 }
                 current = p3
             case .close:
                 if open {

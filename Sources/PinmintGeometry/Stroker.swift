@@ -175,9 +175,13 @@ public struct Stroker: Sendable {
 
         let transform = pen.transform
         output.beginSubpath(transform.apply(rightSide[0]))
-        for point in rightSide.dropFirst() { output.add(transform.apply(point)) }
+        rightSide.withUnsafeBufferPointer { right in
+            output.add(count: right.count - 1) { index in transform.apply(right[index]) }
+        }
         appendCap(at: end, forward: incoming, into: &output)
-        for point in leftSide.reversed() { output.add(transform.apply(point)) }
+        leftSide.withUnsafeBufferPointer { left in
+            output.add(count: left.count) { index in transform.apply(left[left.count - index]) }
+        }
         appendCap(at: points[0], forward: -startDirection, into: &output)
         output.finishSubpath(closed: true)
     }
@@ -207,10 +211,14 @@ public struct Stroker: Sendable {
 
         let transform = pen.transform
         output.beginSubpath(transform.apply(rightSide[0]))
-        for point in rightSide.dropFirst() { output.add(transform.apply(point)) }
+        rightSide.withUnsafeBufferPointer { right in
+            output.add(count: right.count - 1) { index in transform.apply(right[index]) }
+        }
         output.finishSubpath(closed: true)
         output.beginSubpath(transform.apply(leftSide[leftSide.count - 1]))
-        for point in leftSide.reversed().dropFirst() { output.add(transform.apply(point)) }
+        leftSide.withUnsafeBufferPointer { left in
+            output.add(count: left.count - 1) { index in transform.apply(left[left.count - 1 - index]) }
+        }
         output.finishSubpath(closed: true)
     }
 

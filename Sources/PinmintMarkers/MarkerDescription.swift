@@ -26,11 +26,14 @@ public struct MarkerDescription: Sendable {
     public var variant: String
     public var body: Part
     public var anchor: AnchorSpec
+    /// Where the description came from (a file, `preset NAME`), for errors.
+    public var source: String
 
-    public init(variant: String = "default", body: Part, anchor: AnchorSpec = .auto) {
+    public init(variant: String = "default", body: Part, anchor: AnchorSpec = .auto, source: String = "marker") {
         self.variant = variant
         self.body = body
         self.anchor = anchor
+        self.source = source
     }
 
     /// Reads a root part (with an optional `anchor` key) from JSON.
@@ -43,7 +46,7 @@ public struct MarkerDescription: Sendable {
             anchor = try MarkerDescription.anchor(value, path: "\(path).anchor", input: input)
         }
         var decoder = PartDecoder(input: input, baseDirectory: baseDirectory)
-        self.init(variant: variant, body: try decoder.part(.object(members), path: path), anchor: anchor)
+        self.init(variant: variant, body: try decoder.part(.object(members), path: path), anchor: anchor, source: input)
     }
 
     private static func anchor(_ value: JSONValue, path: String, input: String) throws(MarkerError) -> AnchorSpec {

@@ -7,7 +7,7 @@ import PinmintText
 extension MarkerLayout {
     /// Sizes the canvas to everything the marker draws (shadows, strokes and
     /// glyph overhangs included), draws it, and works out the metadata.
-    mutating func draw(_ root: LayoutNode, anchor: AnchorSpec, variant: String) throws(MarkerError) -> RenderedMarker {
+    mutating func draw(_ root: LayoutNode, anchor: AnchorSpec, variant: String, source: String) throws(MarkerError) -> RenderedMarker {
         var ink: Rect? = nil
         collectInk(root, into: &ink)
         let bounds = ink ?? root.frame
@@ -15,16 +15,16 @@ extension MarkerLayout {
         let far = Point(max(bounds.maxX, root.frame.maxX).rounded(.up), max(bounds.maxY, root.frame.maxY).rounded(.up))
         let width = max(1, Int(far.x - origin.x)), height = max(1, Int(far.y - origin.y))
         guard width <= Canvas.maximumSide, height <= Canvas.maximumSide, width * height <= Canvas.maximumPixelCount else {
-            throw MarkerError(input: "marker", problem: "it would be \(width)x\(height) pixels at scale \(JSONValue.format(scale)); "
+            throw MarkerError(input: source, problem: "the marker would be \(width)x\(height) pixels at scale \(JSONValue.format(scale)); "
                               + "a side may be at most \(Canvas.maximumSide) and the area at most \(Canvas.maximumPixelCount) pixels")
         }
         shift(root, by: Point(-origin.x, -origin.y))
         let canvas: Canvas
         do { canvas = try Canvas(width: width, height: height) } catch {
-            throw MarkerError(input: "marker", problem: error.description)
+            throw MarkerError(input: source, problem: error.description)
         }
         do { try draw(root, on: canvas, background: nil) } catch {
-            throw MarkerError(input: "marker", problem: "drawing failed: \(error)")
+            throw MarkerError(input: source, problem: "drawing failed: \(error)")
         }
 
         var tip: Point? = nil
@@ -68,7 +68,7 @@ extension MarkerLayout {
                 }
             }
         case .text(let text):
-            guard let layout = node.text, let glyphs = layout.inkBounds else { break }
+            guard node.text != nil, let glyphs = node.textInk else { break }
             let origin = textOrigin(node)
             let halo = (text.halo?.width ?? 0) * scale
             add(Rect(x: origin.x + glyphs.minX - halo, y: origin.y + glyphs.minY - halo,
@@ -241,7 +241,7 @@ extension MarkerLayout {
             }
         case .text:
             if firstText == nil { firstText = node.frame }
-            if node.part.hit != false, let ink = node.text?.inkBounds {
+            if node.part.hit != false, let ink = node.textInk {
                 let origin = textOrigin(node)
                 hits.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
             }
@@ -265,7 +265,7 @@ extension MarkerLayout {
             if let outline = node.outline { fixed += outline.pieces.dropFirst() }
             if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
         case .text:
-            if let ink = node.text?.inkBounds {
+            if let ink = node.textInk {
                 let origin = textOrigin(node)
                 fixed.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
             }

@@ -12,7 +12,9 @@ final class LayoutNode {
     let path: String
     var children: [LayoutNode] = []
     var fallback: FontFallback?
-    var text: TextLayout?
+    var text: TextLayout? { didSet { textInk = text?.inkBounds } }
+    /// The text's glyph bounds, device pixels from its layout box (computed once).
+    private(set) var textInk: Rect?
     var image: Image?
     var svg: SVGDocument?
     /// The background shape's outline, once drawn (frames no longer move then).

@@ -11,7 +11,7 @@ import PinmintText
 public final class MarkerRenderer {
     /// The fonts text is set in.
     public let fonts: FontLibrary
-    private var fallbacks: [String: FontFallback] = [:]
+    private var fallbacks: [FallbackKey: FontFallback] = [:]
     private var pictures: [String: Image] = [:]
     private var icons: [String: SVGDocument] = [:]
     /// Pictures area-averaged to the size they are drawn at, by file and size.
@@ -62,15 +62,15 @@ public final class MarkerRenderer {
         let root = try layout.build(description.body, path: "marker")
         _ = try layout.measure(root, limit: nil)
         layout.place(root, at: .zero)
-        return try layout.draw(root, anchor: description.anchor, variant: description.variant)
+        return try layout.draw(root, anchor: description.anchor, variant: description.variant, source: description.source)
     }
 
     // MARK: Resources
 
-    func fallback(families: [String]?, weight: Int) throws(MarkerError) -> FontFallback {
-        let families = families ?? FontLibrary.defaultFamilies
-        let key = "\(weight)|" + families.joined(separator: "|")
+    func fallback(families requested: [String]?, weight: Int) throws(MarkerError) -> FontFallback {
+        let key = FallbackKey(families: requested, weight: weight)
         if let cached = fallbacks[key] { return cached }
+        let families = requested ?? FontLibrary.defaultFamilies
         let chain: FontFallback
         do { chain = try fonts.fallback(families: families, weight: weight) } catch {
             throw MarkerError(input: error.file, problem: error.problem)
@@ -119,6 +119,12 @@ public final class MarkerRenderer {
         icons[file] = document
         return document
     }
+}
+
+/// Families asked for (nil: the defaults) and a weight.
+private struct FallbackKey: Hashable {
+    let families: [String]?
+    let weight: Int
 }
 
 /// A drawn marker: pixels and what a map client needs to place it.

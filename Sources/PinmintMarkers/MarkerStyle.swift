@@ -58,7 +58,7 @@ public struct MarkerStyle: Sendable {
     public let input: String
     /// The JSON text the style was read from (shown by `pinmint styles --show`).
     public let source: String
-    let variants: [(name: String, template: JSONValue)]
+    let variants: [(name: String, template: Template)]
     let baseDirectory: String
 
     /// Reads a style from JSON text. `input` names it in errors; relative
@@ -104,7 +104,13 @@ public struct MarkerStyle: Sendable {
         case (.some, .some):
             throw reader.error("variants", "give either 'marker' or 'variants', not both")
         }
-        self.variants = variants
+        let optionNames = Set(options.map(\.name))
+        var compiled: [(name: String, template: Template)] = []
+        for (name, template) in variants {
+            let path = variants.count == 1 ? "marker" : "variants.\(name)"
+            compiled.append((name, try Template.compile(template, path: path, input: input, options: optionNames)))
+        }
+        self.variants = compiled
         try reader.finish(allowed: ["$schema", "comment"])
     }
 
@@ -188,7 +194,7 @@ public struct MarkerStyle: Sendable {
         var descriptions: [MarkerDescription] = []
         for (name, template) in variants {
             let path = variants.count == 1 ? "marker" : "variants.\(name)"
-            let substituted = try Substitution(values: filled, input: input).apply(template, path: path) ?? .null
+            let substituted = template.fill(filled) ?? .null
             descriptions.append(try MarkerDescription(variant: name, json: substituted, path: path, input: input,
                                                       baseDirectory: baseDirectory))
         }
@@ -259,147 +265,3 @@ extension MarkerStyle.Option {
     }
 }
 
-/// Fills `${option}` placeholders and applies `when`/`unless`.
-struct Substitution {
-    let values: [String: JSONValue]
-    let input: String
-
-    /// The value with options filled in; nil when a `when`/`unless` drops it.
-    func apply(_ value: JSONValue, path: String) throws(MarkerError) -> JSONValue? {
-        switch value {
-        case .string(let text): return try substitute(text, path: path)
-        case .array(let items):
-            var kept: [JSONValue] = []
-            for (index, item) in items.enumerated() {
-                if let item = try apply(item, path: "\(path)[\(index)]") { kept.append(item) }
-            }
-            return .array(kept)
-        case .object(var members):
-            if let condition = members.removeValue(forKey: "when"), try !holds(condition, path: "\(path).when", all: true) {
-                return nil
-            }
-            if let condition = members.removeValue(forKey: "unless"), try holds(condition, path: "\(path).unless", all: false) {
-                return nil
-            }
-            var result: [String: JSONValue] = [:]
-            for (key, member) in members {
-                if let filled = try apply(member, path: "\(path).\(key)"), filled != .null { result[key] = filled }
-            }
-            return .object(result)
-        default: return value
-        }
-    }
-
-    /// `all`: every condition of a list must hold (when); else any (unless).
-    private func holds(_ condition: JSONValue, path: String, all: Bool) throws(MarkerError) -> Bool {
-        switch condition {
-        case .string(let text): return try test(text, path: path)
-        case .array(let items):
-            var results: [Bool] = []
-            for (index, item) in items.enumerated() {
-                guard case .string(let text) = item else {
-                    throw MarkerError(input: input, path: "\(path)[\(index)]", problem: "expected an option name")
-                }
-                results.append(try test(text, path: "\(path)[\(index)]"))
-            }
-            return all ? results.allSatisfy { $0 } : results.contains(true)
-        default:
-            throw MarkerError(input: input, path: path, problem: "expected an option name or a list of them")
-        }
-    }
-
-    private func test(_ condition: String, path: String) throws(MarkerError) -> Bool {
-        if condition.contains("|") {
-            for alternative in condition.split(separator: "|") where try test(String(alternative), path: path) { return true }
-            return false
-        }
-        for (separator, equal) in [("!=", false), ("=", true)] {
-            if let range = condition.range(of: separator) {
-                let name = String(condition[..<range.lowerBound]), expected = String(condition[range.upperBound...])
-                let value = try lookup(name, path: path)
-                let text: String
-                switch value {
-                case .string(let s): text = s
-                case .number(let n): text = JSONValue.format(n)
-                case .bool(let b): text = String(b)
-                default: text = ""
-                }
-                return (text == expected) == equal
-            }
-        }
-        switch try lookup(condition, path: path) {
-        case .string(let text): return !text.isEmpty && text != "none"
-        case .bool(let flag): return flag
-        case .number(let number): return number != 0
-        default: return false
-        }
-    }
-
-    private func lookup(_ name: String, path: String) throws(MarkerError) -> JSONValue {
-        guard let value = values[name] else {
-            throw MarkerError(input: input, path: path, problem: "no option named '\(name)'")
-        }
-        return value
-    }
-
-    private func substitute(_ text: String, path: String) throws(MarkerError) -> JSONValue {
-        guard text.contains("${") else { return .string(text) }
-        // A whole-string placeholder keeps the option's type.
-        if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).firstIndex(of: "}") == text.index(before: text.endIndex),
-           !text.hasPrefix("$${") {
-            let expression = String(text.dropFirst(2).dropLast())
-            return try evaluate(expression, path: path)
-        }
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.range(of: "${") {
-            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
-                result += rest[..<rest.index(before: start.lowerBound)] + "${"
-                rest = rest[start.upperBound...]
-                continue
-            }
-            result += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                throw MarkerError(input: input, path: path, problem: "'${' without a closing '}' in '\(text)'")
-            }
-            switch try evaluate(String(rest[start.upperBound..<end]), path: path) {
-            case .string(let s): result += s
-            case .number(let n): result += JSONValue.format(n)
-            case .bool(let b): result += String(b)
-            default: break
-            }
-            rest = rest[rest.index(after: end)...]
-        }
-        return .string(result + rest)
-    }
-
-    private func evaluate(_ expression: String, path: String) throws(MarkerError) -> JSONValue {
-        var pieces = expression.split(separator: "|", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        var value = try lookup(pieces.removeFirst(), path: path)
-        for filter in pieces {
-            guard case .string(let text) = value else {
-                throw MarkerError(input: input, path: path, problem: "filter '\(filter)' needs a text option")
-            }
-            switch filter {
-            case "initials": value = .string(Substitution.initials(text))
-            case "upper": value = .string(text.uppercased())
-            case "lower": value = .string(text.lowercased())
-            case "trim": value = .string(text.trimmingCharacters(in: .whitespaces))
-            default:
-                throw MarkerError(input: input, path: path, problem: "unknown filter '\(filter)' (expected initials, upper, lower or trim)")
-            }
-        }
-        return value
-    }
-
-    /// "Ada Lovelace" → "AL", "grace" → "G", "张三" → "张": the first letter
-    /// of the first and the last word, upper-cased.
-    static func initials(_ name: String) -> String {
-        let words = name.split(whereSeparator: { $0.isWhitespace })
-        guard let first = words.first?.first else { return "" }
-        if words.count == 1 { return String(first).uppercased() }
-        return (String(first) + String(words.last!.first!)).uppercased()
-    }
-}

@@ -27,7 +27,7 @@ enum LibPNG {
         var strategy: Int32
         /// A mask of `pinmint_png_filter_*` values.
         var filters: Int32
-        /// The shim filters (none/up) and deflates itself, in two halves on two threads when large.
+        /// The shim filters (none/up) and compresses with its own image deflate, in two halves on two threads when large.
         var ownDeflate = false
     }
 

@@ -21,13 +21,14 @@ public enum PNGEncoder {
         /// with run-length matching only. Larger files.
         case fast
         /// The balance used unless asked otherwise: colour reduction (palette
-        /// when ≤ 256 colours, unfiltered), zlib level 4; grey and true
-        /// colour rows get none or Up (chosen from sampled rows) and are
-        /// deflated by the shim in two halves on two threads (`parallelDeflate`).
-        /// Measured against libpng's defaults (`make bench`): marker scenes
-        /// of ≤ 256 colours 4–9× faster and 0.5–0.9× the size (callout @2x
-        /// 6.5×, 0.67×); images with more colours (no palette) 2.5–4.4×
-        /// faster at 0.8–0.98× the size (a 2048² sprite sheet 0.98×).
+        /// when ≤ 256 colours, unfiltered; grey and true colour rows get none
+        /// or Up, estimated from sampled rows), compressed by the shim's own
+        /// image deflate (`parallelDeflate`: matches against the previous
+        /// pixel, the row above and a small hash table; two halves on two
+        /// threads when over 1 MiB). Measured against libpng's defaults
+        /// (`make bench`): every marker scene 6–13× faster at 0.42–0.93×
+        /// the size (callout @2x 11×, 0.42×); a 2048² sprite sheet of 792
+        /// colours 17× faster at 0.98×.
         case `default`
         /// Smallest file: tries every lossless colour type, three filter
         /// choices (none, Sub, libpng's adaptive) and two zlib strategies at
@@ -74,12 +75,16 @@ public enum PNGEncoder {
         public var filters: Filters
         /// Filters for indexed (palette) rows; default `.none`.
         public var indexedFilters: Filters
-        /// For grey and true-colour images whose `filters` are `.none`, `.up`
-        /// or both: the shim filters and runs zlib itself instead of libpng,
-        /// choosing none or Up once per image (64 sampled rows deflated at
-        /// level 1 each way, the smaller wins, none on a tie) and deflating a
-        /// large image in two halves on two threads (the second half primed
-        /// with the first's last 32 KiB, so the result does not depend on timing).
+        /// For images of up to 8 bits per sample whose `filters` are `.none`,
+        /// `.up` or both: the shim filters the rows and compresses them with
+        /// its own deflate (`image_deflate.c`: matches at the previous pixel,
+        /// the row above and four hashed earlier positions, one-step lazy,
+        /// dynamic Huffman blocks) instead of libpng and zlib, so `level` and
+        /// `strategy` are not used. With both filters, none or Up is chosen
+        /// once per image by an entropy estimate on 32 sampled rows. An image
+        /// of 1 MiB of rows or more is compressed in two halves, the second
+        /// on a helper thread unless the caller gets to it first; the second
+        /// half matches into the first, so the bytes do not depend on timing.
         public var parallelDeflate: Bool
 
         public init(colorReduction: ColorReduction, level: Int, strategy: Strategy, filters: Filters,
@@ -176,7 +181,7 @@ public enum PNGEncoder {
                 let filters = indexed ? setting.indexedFilters : setting.filters
                 var compression = LibPNG.Compression(level: Int32(setting.level), strategy: setting.strategy.rawValue,
                                                      filters: filters.rawValue == 0 ? Settings.Filters.none.rawValue : filters.rawValue)
-                compression.ownDeflate = setting.parallelDeflate && !indexed && Settings.Filters([.none, .up]).isSuperset(of: filters)
+                compression.ownDeflate = setting.parallelDeflate && Settings.Filters([.none, .up]).isSuperset(of: filters)
                 let encoded = try LibPNG.encode(image, compression: compression, pixelsPerMeter: pixelsPerMeter)
                 if best == nil || encoded.count < best!.count { best = encoded }
             }

@@ -256,6 +256,8 @@ extension Canvas {
         /// Runs are plain stores: an opaque colour drawn source-over, or copy.
         var storesRuns: Bool
         var stored: (UInt16, UInt16, UInt16, UInt16)
+        /// `stored` packed as `fillRun` writes it (once per drawing, not per run).
+        var storedPacked: UInt64
         var alphaScale: Float
         /// Source over with full coverage keeps destination × (1 − alpha): as a
         /// 0.16 fixed-point factor that is one multiply-high per channel, which
@@ -269,6 +271,7 @@ extension Canvas {
             let alpha = color.w
             storesRuns = (alpha >= 65535 && blend == .sourceOver) || blend == .copy
             stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
+            storedPacked = Canvas.pack(stored)
             alphaScale = alpha * (1 / 65535)
             keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
         }
@@ -278,7 +281,7 @@ extension Canvas {
         @inline(__always)
         func run(_ start: UnsafeMutablePointer<UInt16>, count: Int, overTransparent: Bool) {
             if storesRuns || overTransparent {
-                Canvas.fillRun(start, count: count, pixel: stored)
+                Canvas.fillRun(start, count: count, packed: storedPacked)
             } else {
                 Canvas.blendRun(start, count: count, source: stored, keepFixed: keepFixed)
             }
@@ -288,13 +291,14 @@ extension Canvas {
         /// gives, packed as `fillRun` stores it: the colour for amount ≥ 1
         /// (what runs store), 0 below `negligibleAmount` (what is left
         /// untouched), else each channel of colour × amount rounded (the
-        /// destination term of `blend` is exactly 0). Not for `.clear`.
+        /// destination term of `blend` is exactly 0; colour × amount is in
+        /// 0...65535, so `storeInRange` rounds it). Not for `.clear`.
         @inline(__always)
         func packedOverTransparent(_ amount: Float) -> UInt64 {
-            if amount >= 1 { return Canvas.pack(stored) }
+            if amount >= 1 { return storedPacked }
             if !(amount >= Canvas.negligibleAmount) { return 0 }
-            return Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
-                                Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+            return Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
+                                Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
         }
 
         /// Stores `count` pixels over transparent ones with per-pixel
@@ -303,15 +307,15 @@ extension Canvas {
         @inline(__always)
         func storeOverTransparent(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
             let bytes = UnsafeMutableRawPointer(row)
-            let full = Canvas.pack(stored)
+            let full = storedPacked
             for i in 0..<count {
                 let amount = coverage[i]
                 let pixel: UInt64
                 if amount >= 1 {
                     pixel = full
                 } else if amount > 0 {
-                    pixel = Canvas.pack((Canvas.store(color.x * amount), Canvas.store(color.y * amount),
-                                         Canvas.store(color.z * amount), Canvas.store(color.w * amount)))
+                    pixel = Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
+                                         Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
                 } else {
                     pixel = 0
                 }
@@ -433,25 +437,23 @@ extension Canvas {
     }
 
     /// Writes one packed pixel (see `pack`) `count` times.
-    /// Sixteen pixels a step as eight 16-byte stores (LLVM's own loop stores
-    /// four pixels a step; a marker row is hundreds of pixels), then at most
-    /// one step of eight, pairs and a last single pixel; raw stores, so they
-    /// may alias the UInt16 accesses of the other kernels.
+    /// Thirty-two pixels a step as sixteen 16-byte stores (LLVM's own loop
+    /// stores four pixels a step; a marker row is hundreds of pixels), then at
+    /// most one step of sixteen and one of eight, pairs and a last single
+    /// pixel; raw stores, so they may alias the UInt16 accesses of the other kernels.
     @inline(__always)
     static func fillRun(_ start: UnsafeMutablePointer<UInt16>, count: Int, packed: UInt64) {
         let bytes = UnsafeMutableRawPointer(start)
         let pair = SIMD2<UInt64>(repeating: packed)
         var offset = 0
-        let wideBlockEnd = (count & ~15) &* 8, end = count &* 8
-        while offset < wideBlockEnd {
-            bytes.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 16, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 32, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 48, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 64, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 80, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 96, as: SIMD2<UInt64>.self)
-            bytes.storeBytes(of: pair, toByteOffset: offset &+ 112, as: SIMD2<UInt64>.self)
+        let widestBlockEnd = (count & ~31) &* 8, end = count &* 8
+        while offset < widestBlockEnd {
+            storeSixteenPixels(bytes + offset, pair)
+            storeSixteenPixels(bytes + (offset &+ 128), pair)
+            offset &+= 256
+        }
+        if count & 16 != 0 {
+            storeSixteenPixels(bytes + offset, pair)
             offset &+= 128
         }
         if count & 8 != 0 {
@@ -466,6 +468,20 @@ extension Canvas {
             offset &+= 16
         }
         if offset < end { bytes.storeBytes(of: packed, toByteOffset: offset, as: UInt64.self) }
+    }
+
+    /// Eight 16-byte stores of `pair` (sixteen pixels), written out: a loop
+    /// over offsets is not reliably unrolled.
+    @inline(__always)
+    static func storeSixteenPixels(_ bytes: UnsafeMutableRawPointer, _ pair: SIMD2<UInt64>) {
+        bytes.storeBytes(of: pair, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 16, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 32, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 48, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 64, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 80, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 96, as: SIMD2<UInt64>.self)
+        bytes.storeBytes(of: pair, toByteOffset: 112, as: SIMD2<UInt64>.self)
     }
 
     /// Source over for a run of fully covered pixels: d = s + (d × keep) >> 16
@@ -542,6 +558,14 @@ extension Canvas {
         // `value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)`;
         // `value > 0` is false for NaN, so a stray NaN can never trap here.
         UInt16(truncatingIfNeeded: Int32((value > 0 ? min(value, 65535) : 0) + 0.5))
+    }
+
+    /// `store` for a value known to lie in 0...65535, such as a premultiplied
+    /// channel (`Color` clamps to 0...1, so every solid colour's channels do)
+    /// times a coverage in 0...1: the same result without the clamps.
+    @inline(__always)
+    static func storeInRange(_ value: Float) -> UInt16 {
+        UInt16(truncatingIfNeeded: Int32(value + 0.5))
     }
 
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined

@@ -12,6 +12,9 @@ public struct CoverageMask: Sendable {
     public let width: Int, height: Int
     /// Row-major, `width × height` values.
     let coverage: [Float]
+    /// Per row, the columns `start ..< end` (mask coordinates) outside which
+    /// coverage is 0: compositing skips the rest of the row.
+    let rowStarts: [Int32], rowEnds: [Int32]
 
     /// Bytes held, for caches that bound their memory.
     public var byteCount: Int { coverage.count * MemoryLayout<Float>.size }
@@ -29,7 +32,7 @@ extension Canvas {
         path.flatten(transform: transform, tolerance: flatteningTolerance, into: &polylines)
         guard let bounds = Canvas.deviceBounds(of: polylines), !bounds.isEmpty,
               bounds.x1 - bounds.x0 <= Canvas.maximumSide, bounds.y1 - bounds.y0 <= Canvas.maximumSide else {
-            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [])
+            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], rowStarts: [], rowEnds: [])
         }
         let width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0
         var coverage = [Float](repeating: 0, count: width * height)
@@ -39,7 +42,15 @@ extension Canvas {
                 for i in 0..<rowCoverage.count { row[i] = rowCoverage[i] }
             }
         }
-        return CoverageMask(originX: bounds.x0, originY: bounds.y0, width: width, height: height, coverage: coverage)
+        var rowStarts = [Int32](repeating: 0, count: height), rowEnds = [Int32](repeating: 0, count: height)
+        for y in 0..<height {
+            let row = coverage[(y * width)..<((y + 1) * width)]
+            guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { continue }
+            rowStarts[y] = Int32(first - y * width)
+            rowEnds[y] = Int32(last - y * width + 1)
+        }
+        return CoverageMask(originX: bounds.x0, originY: bounds.y0, width: width, height: height, coverage: coverage,
+                            rowStarts: rowStarts, rowEnds: rowEnds)
     }
 
     /// Composites `color` (× `opacity`) through `mask`, moved by whole device
@@ -56,11 +67,14 @@ extension Canvas {
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)
         mask.coverage.withUnsafeBufferPointer { values in
             for row in area.y0..<area.y1 {
-                let source = values.baseAddress! + (row - top) * mask.width + (area.x0 - left)
-                let overTransparent = target.prepareRow(row, writing: area.x0, area.x1)
-                let pixels = target.row(row) + area.x0 * 4
-                let clipRow = clip.map { UnsafePointer($0.row(y: row, x: area.x0)) }
-                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: area.x1 - area.x0),
+                let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
+                let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
+                guard x1 > x0 else { continue }
+                let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
+                let overTransparent = target.prepareRow(row, writing: x0, x1)
+                let pixels = target.row(row) + x0 * 4
+                let clipRow = clip.map { UnsafePointer($0.row(y: row, x: x0)) }
+                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
                                       mask: clipRow, source: solid, overTransparent: overTransparent)
             }
         }

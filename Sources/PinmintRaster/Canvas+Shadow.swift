@@ -81,32 +81,71 @@ enum GaussianBlur {
 
     /// Blurs `values` (width × height, row-major) in place; `scratch` holds as many floats.
     /// Pixels outside the buffer count as 0.
+    ///
+    /// A shape's coverage is flat almost everywhere: rows through a bubble's
+    /// body are identical, and along a row the value changes only at the
+    /// edges. So each pass convolves the signal's *differences* with the
+    /// kernel's running sum C (the step response): with d[i] = in[i] −
+    /// in[i−1], out[x] = in[x−r−1] + Σ d[i]·C(x−i) over |x−i| ≤ r, and a
+    /// zero difference costs nothing. Along rows the differences are single
+    /// values; down the columns they are whole rows, and identical rows are
+    /// skipped. The same sums as the direct convolution, in another order
+    /// (the tests check it against one).
     static func blur(_ values: UnsafeMutablePointer<Float>, width: Int, height: Int, sigma: Double,
                      scratch: UnsafeMutablePointer<Float>) {
         let weights = kernel(sigma: sigma)
         let radius = weights.count / 2
-        let count = width * height
-        // Horizontal: values -> scratch, one tap at a time over whole rows (vectorises).
-        scratch.update(repeating: 0, count: count)
-        for y in 0..<height {
-            let input = values + y * width, output = scratch + y * width
-            for tap in 0..<weights.count {
-                let shift = tap - radius, weight = weights[tap]
-                let first = max(0, -shift), last = min(width, width - shift)
-                var x = first
-                while x < last { output[x] += weight * input[x + shift]; x += 1 }
-            }
+        // cumulative[t + radius] = Σ weights[k + radius] for k ≤ t; exactly 1 at the far end.
+        var cumulative = [Float](repeating: 0, count: weights.count)
+        var running = 0.0
+        for (index, weight) in weights.enumerated() {
+            running += Double(weight)
+            cumulative[index] = Float(running)
         }
-        // Vertical: scratch -> values, one tap at a time over whole rows.
-        values.update(repeating: 0, count: count)
-        for y in 0..<height {
-            let output = values + y * width
-            for tap in 0..<weights.count {
-                let sourceRow = y + tap - radius
-                guard sourceRow >= 0 && sourceRow < height else { continue }
-                let input = scratch + sourceRow * width, weight = weights[tap]
-                var x = 0
-                while x < width { output[x] += weight * input[x]; x += 1 }
+        cumulative[weights.count - 1] = 1
+        cumulative.withUnsafeBufferPointer { steps in
+            let step = steps.baseAddress!
+            // Horizontal: values -> scratch.
+            for y in 0..<height {
+                let input = values + y * width, output = scratch + y * width
+                for x in 0..<width { output[x] = x > radius ? input[x - radius - 1] : 0 }
+                var previous: Float = 0
+                for i in 0...width {
+                    let current = i < width ? input[i] : 0
+                    let difference = current - previous
+                    previous = current
+                    guard difference != 0 else { continue }
+                    let low = max(0, i - radius), high = min(width - 1, i + radius)
+                    guard low <= high else { continue }
+                    for x in low...high { output[x] += difference * step[x - i + radius] }
+                }
+            }
+            // Vertical: scratch -> values, a row of differences at a time.
+            for y in 0..<height {
+                let output = values + y * width
+                if y > radius {
+                    output.update(from: scratch + (y - radius - 1) * width, count: width)
+                } else {
+                    output.update(repeating: 0, count: width)
+                }
+            }
+            let difference = UnsafeMutablePointer<Float>.allocate(capacity: max(width, 1))
+            defer { difference.deallocate() }
+            for i in 0...height {
+                var changes = false
+                for x in 0..<width {
+                    let current = i < height ? scratch[i * width + x] : 0
+                    let previous = i > 0 ? scratch[(i - 1) * width + x] : 0
+                    difference[x] = current - previous
+                    if difference[x] != 0 { changes = true }
+                }
+                guard changes else { continue }
+                let low = max(0, i - radius), high = min(height - 1, i + radius)
+                guard low <= high else { continue }
+                for y in low...high {
+                    let factor = step[y - i + radius], output = values + y * width
+                    for x in 0..<width { output[x] += difference[x] * factor }
+                }
             }
         }
     }

@@ -42,6 +42,22 @@ extension CoverageRasterizer {
             let x0Cell = Int(max(xStart, 0))
             let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
             let left = 1 - middle
+            if middle == 0 {
+                // On a pixel boundary: all of the area goes to one cell, and the
+                // next would only receive zeros, so it is left untouched (the
+                // prefix sum passes it unchanged; the same coverage values).
+                for row in firstRow..<lastRow {
+                    defer { rowCells += stride; rowTouched += wordsPerRow }
+                    let rowTop = max(Float(row), edge.yTop)
+                    let rowBottom = min(Float(row + 1), edge.yBottom)
+                    let height = rowBottom - rowTop
+                    if height <= 0 { continue }
+                    rowCells[x0Cell] += height * edge.direction * left
+                    rowTouched[x0Cell &>> 6] |= 1 &<< UInt64(x0Cell & 63)
+                    ownership?.claim(bandRow: row &- bandTop, stride: stride, cell: x0Cell, chain: edge.chain)
+                }
+                return
+            }
             for row in firstRow..<lastRow {
                 defer { rowCells += stride; rowTouched += wordsPerRow }
                 let rowTop = max(Float(row), edge.yTop)

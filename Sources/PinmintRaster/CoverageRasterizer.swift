@@ -289,30 +289,30 @@ struct CoverageRasterizer {
                                                  stride: stride, wordsPerRow: wordsPerRow, originX: Float(originX),
                                                  bandTop: bandTop, bandBottom: bandBottom)
                 }
-                for row in bandTop..<bandBottom {
-                    let bandRow = row - bandTop
-                    // Exact rows hold true coverage: clamp, never fold.
-                    let exact = anyExact && exactRows.flags[bandRow]
-                    let rule = exact ? FillRule.nonZero : rule
-                    let rowCells = cells + bandRow * stride
-                    let rowTouched = touched + bandRow * wordsPerRow
-                    var rowStarted = false
-                    if useSpans {
-                        // One pass over the touched bits: spans, cleared cells, released owners, cleared bits.
-                        CoverageRasterizer.spanRow(rowCells, touched: rowTouched, owners: owners + bandRow * stride,
-                                                   wordsPerRow: wordsPerRow, stride: stride,
-                                                   width: visibleWidth, originX: originX, rule: rule,
-                                                   coverage: coverage, y: row, clipApplied: exact && clipped,
-                                                   consumer: &consumer, rowStarted: &rowStarted)
-                    } else {
+                if useSpans {
+                    // One pass per row over the touched bits: spans, cleared cells, released owners, cleared bits.
+                    CoverageRasterizer.spanRows(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow,
+                                                stride: stride, width: visibleWidth, originX: originX, rule: rule,
+                                                coverage: coverage, bandTop: bandTop, bandBottom: bandBottom,
+                                                exactFlags: anyExact ? exactRows.flags : nil, clipped: clipped,
+                                                consumer: &consumer)
+                } else {
+                    for row in bandTop..<bandBottom {
+                        let bandRow = row - bandTop
+                        // Exact rows hold true coverage: clamp, never fold.
+                        let exact = anyExact && exactRows.flags[bandRow]
+                        let rule = exact ? FillRule.nonZero : rule
+                        let rowCells = cells + bandRow * stride
+                        let rowTouched = touched + bandRow * wordsPerRow
+                        var rowStarted = false
                         CoverageRasterizer.denseRow(rowCells, stride: stride, width: visibleWidth,
                                                     originX: originX, rule: rule, coverage: coverage,
                                                     y: row, clipApplied: exact && clipped,
                                                     consumer: &consumer, rowStarted: &rowStarted)
                         CoverageRasterizer.releaseOwners(owners + bandRow * stride, touched: rowTouched, stride: stride)
                         rowTouched.update(repeating: 0, count: wordsPerRow)
+                        if rowStarted { consumer.endRow() }
                     }
-                    if rowStarted { consumer.endRow() }
                 }
                 bandTop = bandBottom
             }
@@ -501,6 +501,36 @@ struct CoverageRasterizer {
         }
     }
 
+    /// `spanRow` for each row of a band (exact rows, flagged in
+    /// `exactFlags`, clamp instead of folding and carry `clipped` as
+    /// `clipApplied`), then `endRow` for rows that had spans. One function
+    /// for the whole band, so that its setup is paid once per band rather
+    /// than once per row.
+    private static func spanRows<Consumer: CoverageRowConsumer>(
+        _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+        owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
+        rule: FillRule, coverage: UnsafeMutablePointer<Float>, bandTop: Int, bandBottom: Int,
+        exactFlags: UnsafeMutablePointer<Bool>?, clipped: Bool, consumer: inout Consumer) {
+        for row in bandTop..<bandBottom {
+            let bandRow = row &- bandTop
+            let exact = exactFlags?[bandRow] ?? false
+            var rowStarted = false
+            // One inlined copy per rule, so that neither tests the rule per cell.
+            if exact || rule == .nonZero {
+                spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                        owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
+                        originX: originX, rule: .nonZero, coverage: coverage, y: row,
+                        clipApplied: exact && clipped, consumer: &consumer, rowStarted: &rowStarted)
+            } else {
+                spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                        owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
+                        originX: originX, rule: .evenOdd, coverage: coverage, y: row,
+                        clipApplied: false, consumer: &consumer, rowStarted: &rowStarted)
+            }
+            if rowStarted { consumer.endRow() }
+        }
+    }
+
     /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
     @inline(__always)
     static func nextBit(in bits: UnsafePointer<UInt64>, from: Int, limit: Int, set: Bool) -> Int {
@@ -560,8 +590,11 @@ struct CoverageRasterizer {
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
         var chain = nextChain
         defer { nextChain = chain &+ 1 }
-        // A segment becomes at most three edges (cut at both sides).
+        // A segment becomes at most three edges (cut at both sides): room for
+        // all of them, written through a pointer with no check per edge.
         edges.reserve(3 * polylines.points.count)
+        var cursor = edges.appendPointer
+        defer { edges.commit(upTo: cursor) }
         polylines.points.withUnsafeBufferPointer { points in
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
@@ -574,7 +607,7 @@ struct CoverageRasterizer {
                         let down = to.y > from.y
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
-                        addClipped(from, to, clip, chain: chain, path: path)
+                        CoverageRasterizer.addClipped(from, to, clip, chain: chain, path: path, into: &cursor)
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
                                 && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
@@ -589,30 +622,32 @@ struct CoverageRasterizer {
         }
     }
 
+    /// Writes the edges of one segment at `cursor` (and advances it).
     @inline(__always)
-    private mutating func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                     chain: Int32, path: Int32) {
+    private static func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
+                                   chain: Int32, path: Int32, into cursor: inout UnsafeMutablePointer<Edge>) {
         // Compare in Float: segments thinner than Float can tell apart carry no area.
         guard Float(from.y) != Float(to.y) else { return }
         // Most segments lie inside the bounds: no clipping to do.
         if min(from.x, to.x) >= clip.x0 && max(from.x, to.x) <= clip.x1
             && min(from.y, to.y) >= clip.y0 && max(from.y, to.y) <= clip.y1 {
             if from.y < to.y {
-                edges.append(Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
-                                  yBottom: Float(to.y), direction: 1, chain: chain, path: path))
+                cursor.initialize(to: Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
+                                           yBottom: Float(to.y), direction: 1, chain: chain, path: path))
             } else {
-                edges.append(Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
-                                  yBottom: Float(from.y), direction: -1, chain: chain, path: path))
+                cursor.initialize(to: Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
+                                           yBottom: Float(from.y), direction: -1, chain: chain, path: path))
             }
+            cursor += 1
             return
         }
-        addClippedSlowly(from, to, clip, chain: chain, path: path)
+        addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
     }
 
     /// The general case of `addClipped`: the segment crosses a side of the bounds.
-    private mutating func addClippedSlowly(_ from: Point, _ to: Point,
-                                           _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                           chain: Int32, path: Int32) {
+    private static func addClippedSlowly(_ from: Point, _ to: Point,
+                                         _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
+                                         chain: Int32, path: Int32, into cursor: inout UnsafeMutablePointer<Edge>) {
         // Order top to bottom, remembering the direction.
         let direction: Float = from.y < to.y ? 1 : -1
         var top = from.y < to.y ? from : to
@@ -624,7 +659,10 @@ struct CoverageRasterizer {
         // Split where the segment crosses the left or right side, then clamp.
         var cuts: (Double, Double) = (top.y, top.y)
         var cutCount = 0
-        for side in [clip.x0, clip.x1] where (top.x - side) * (bottom.x - side) < 0 {
+        for sideIndex in 0..<2 {
+            // No array literal here: it would allocate for every clipped segment.
+            let side = sideIndex == 0 ? clip.x0 : clip.x1
+            guard (top.x - side) * (bottom.x - side) < 0 else { continue }
             let y = top.y + (side - top.x) / (bottom.x - top.x) * (bottom.y - top.y)
             if cutCount == 0 { cuts.0 = y } else { cuts.1 = y }
             cutCount += 1
@@ -644,8 +682,9 @@ struct CoverageRasterizer {
             if Float(pieceBottom.y) > Float(pieceTop.y) {
                 let xTop = min(max(pieceTop.x, clip.x0), clip.x1)
                 let xBottom = min(max(pieceBottom.x, clip.x0), clip.x1)
-                edges.append(Edge(xTop: Float(xTop), yTop: Float(pieceTop.y), xBottom: Float(xBottom),
-                                  yBottom: Float(pieceBottom.y), direction: direction, chain: chain, path: path))
+                cursor.initialize(to: Edge(xTop: Float(xTop), yTop: Float(pieceTop.y), xBottom: Float(xBottom),
+                                           yBottom: Float(pieceBottom.y), direction: direction, chain: chain, path: path))
+                cursor += 1
             }
             pieceTop = pieceBottom
         }

@@ -48,6 +48,16 @@ struct EdgeList {
         count &+= 1
     }
 
+    /// Where the next edge goes. After `reserve(n)`, up to `n` edges may be
+    /// initialized from here on through the pointer (no check per edge),
+    /// then `commit(upTo:)` counts them in. Valid until the next mutation.
+    var appendPointer: UnsafeMutablePointer<CoverageRasterizer.Edge> { storage.pointer + count }
+
+    /// Counts in the edges initialized through `appendPointer`, up to `end`.
+    mutating func commit(upTo end: UnsafeMutablePointer<CoverageRasterizer.Edge>) {
+        count = end - storage.pointer
+    }
+
     private mutating func grow(to capacity: Int) {
         let grown = Storage(capacity: capacity)
         grown.pointer.initialize(from: storage.pointer, count: count)

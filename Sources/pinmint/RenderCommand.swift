@@ -79,6 +79,9 @@ func runRender(_ rawArguments: [String]) throws {
     var options: [String: String] = [:]
     for option in style.options {
         if case .flag = option.kind {
+            if arguments.flag("--\(option.name)") && arguments.flag("--no-\(option.name)") {
+                throw UsageError(message: "pinmint render: give either --\(option.name) or --no-\(option.name), not both")
+            }
             if arguments.flag("--\(option.name)") { options[option.name] = "true" }
             if arguments.flag("--no-\(option.name)") { options[option.name] = "false" }
         } else if let value = arguments.value("--\(option.name)") {

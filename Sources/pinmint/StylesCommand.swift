@@ -34,8 +34,7 @@ func runStyles(_ rawArguments: [String]) throws {
     }
     if arguments.flag("--show") {
         guard styles.count == 1 else { throw UsageError(message: "pinmint styles: --show needs a style name") }
-        print(styles[0].source.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }.joined(separator: "\n"))
+        print(styles[0].source.trimmingCharacters(in: .newlines))
         return
     }
     if arguments.flag("--json") {

@@ -72,6 +72,9 @@ struct MarkerCommandTests {
         (["render", "price-tag", "--label", String(repeating: "9", count: 501)], "--label: is 501 characters long; at most 500"),
         (["render", "price-tag", "--scale", "9"], "--scale 9 is out of range"),
         (["render", "Golden/markers/no-such.json"], "Golden/markers/no-such.json: no such file"),
+        (["render", "price-tag", "--shadow", "--no-shadow"], "give either --shadow or --no-shadow, not both"),
+        (["render", "price-tag", "--height", "1e400"], "--height: inf is out of range (16...200)"),
+        (["render", "price-tag", "--height", "nan"], "--height: nan is out of range (16...200)"),
     ])
     func badInputWritesNothing(arguments: [String], message: String) throws {
         let folder = try temporaryFolder()
@@ -90,6 +93,17 @@ struct MarkerCommandTests {
         #expect(text.contains(message), "\(text)")
         #expect(text.split(separator: "\n").count == 1, "one line: \(text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func markersOverTheSizeLimitsWriteNothing() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("big.json")
+        try ##"{"marker": {"type": "box", "fill": "#f00", "width": 2048, "height": 2048}}"##.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runPinmint(["render", file.path, "--scale", "1,8", "-o", folder.appendingPathComponent("big.png").path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("big.json: the marker would be 16384x16384 pixels at scale 8"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["big.json"], "not even the @1x image")
     }
 
     @Test func stylesListsThePresetsAndTheirOptions() throws {

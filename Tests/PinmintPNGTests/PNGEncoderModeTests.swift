@@ -24,6 +24,26 @@ struct PNGEncoderModeTests {
         return bytes
     }
 
+    /// Pixels that repeat the one before, the one above, or are new (a fixed linear congruential generator).
+    static func structuredNoise(width: Int, height: Int) -> [UInt8] {
+        var state: UInt64 = 0x1234_5678
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 0..<(width * height) {
+            let choice = next() % 8
+            for channel in 0..<4 {
+                let target = index * 4 + channel
+                if choice < 3, index > 0 { bytes[target] = bytes[target - 4] }
+                else if choice < 6, index >= width { bytes[target] = bytes[target - width * 4] }
+                else { bytes[target] = UInt8(truncatingIfNeeded: next() % (channel == 3 ? 256 : 64)) }
+            }
+        }
+        return bytes
+    }
+
     static let cases: [Case] = [
         Case(description: "two colours", width: 33, height: 9,
              pixels: pixels(33 * 9) { $0 % 5 == 0 ? (255, 0, 0, 255) : (0, 0, 0, 0) }, colorType: 3, bitDepth: 1),
@@ -37,12 +57,19 @@ struct PNGEncoderModeTests {
              pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 255) }, colorType: 2, bitDepth: 8),
         Case(description: "translucent 4096 colours", width: 64, height: 64,
              pixels: pixels(4096) { ($0 % 64 * 4, $0 / 64 * 4, 90, 200) }, colorType: 6, bitDepth: 8),
-        // Over 64 KiB of rows: `default` deflates them in two halves (Up wins the sample on the first, none on the second).
+        // Over 64 KiB of rows: `default` deflates them in two halves (the shim's filter estimate picks Up or none).
         Case(description: "translucent 256x160 colour columns", width: 256, height: 160,
              pixels: pixels(256 * 160) { ($0 % 256, ($0 % 256) ^ 0x5a, $0 / 256 / 40 * 50, 200) }, colorType: 6, bitDepth: 8),
         Case(description: "opaque 256x160 colour noise", width: 256, height: 160,
              pixels: pixels(256 * 160) { ($0 &* 2_654_435_761 >> 7 & 255, $0 % 251, $0 / 256, 255) }, colorType: 2, bitDepth: 8),
         Case(description: "one pixel", width: 1, height: 1, pixels: [1, 2, 3, 4], colorType: 3, bitDepth: 1),
+        // Rows of 33,200 bytes: the row above is out of deflate's 32 KiB window.
+        Case(description: "translucent 8300x3 gradient rows", width: 8300, height: 3,
+             pixels: pixels(8300 * 3) { ($0 % 8300 / 33, $0 / 8300 * 70, $0 % 7 * 30, 100 + $0 % 8300 % 100) },
+             colorType: 6, bitDepth: 8),
+        // Runs, copies of the pixel above and noise, from a fixed generator: many deflate blocks and every kind of match.
+        Case(description: "structured noise 300x200", width: 300, height: 200, pixels: structuredNoise(width: 300, height: 200),
+             colorType: 6, bitDepth: 8),
         // The colour scan stops early only once it has seen > 256 colours, a
         // translucent pixel and a non-grey one; these put the last clue last.
         Case(description: "512 grey/alpha pairs, then one colour", width: 64, height: 8,

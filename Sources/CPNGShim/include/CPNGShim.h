@@ -66,11 +66,12 @@ typedef struct {
     /// A mask of pinmint_png_filter_*; one bit fixes the filter, several let
     /// libpng pick per row (minimum sum of absolute differences).
     int filter_mask;
-    /// Non-zero: the shim filters the rows and runs zlib itself (filter_mask
-    /// must be none, up, or none|up: chosen once per image from sampled rows
-    /// compressed at level 1), the stream split at a row in two halves
-    /// deflated on two threads when large (the second primed with the first's
-    /// last 32 KiB; output does not depend on timing). Grey/true colour only.
+    /// Non-zero (bit depth 8 or less): the shim filters the rows and
+    /// compresses them with its own image deflate instead of zlib (level and
+    /// strategy unused; filter_mask must be none, up, or none|up, then chosen
+    /// once per image by an entropy estimate on sampled rows), the stream
+    /// split at a row in two halves compressed on two threads when large (the
+    /// second matches into the first; output does not depend on timing).
     int own_deflate;
 } pinmint_png_encode_request;
 
