@@ -295,7 +295,8 @@ public struct SpriteInputs: Sendable {
                 return [SpriteImage(id: id, width: decoded.width, height: decoded.height, pixels: decoded.straightRGBA8,
                                     pixelRatio: ratio, source: path)]
             }
-            warn("\(path): no \(stripRatio(stem(path)).name)@\(format(ratio))x.png; the @1x image is resampled (blurrier)")
+            let name = stripRatio(stem((path as NSString).lastPathComponent)).name
+            warn("\(path): no \(name)@\(format(ratio))x.png beside it; the @1x image is resampled (blurrier)")
             let width = max(1, Int((Double(decoded.width) * ratio).rounded())), height = max(1, Int((Double(decoded.height) * ratio).rounded()))
             let pattern = ImagePattern(image: decoded.image, transform: .scale(Double(width) / Double(decoded.width), Double(height) / Double(decoded.height)))
             var rectangle = Path()

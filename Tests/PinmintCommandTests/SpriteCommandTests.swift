@@ -257,4 +257,45 @@ struct BatchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/index.json"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { !$0.hasPrefix(".") })
     }
+
+    @Test func standardInputDefaultIdsAndIndexName() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.arguments = ["batch", "-", "--format", "csv", "-o", out, "--style", "pin", "--set", "label={n}", "--index", "pins.json"]
+        let input = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data("n\n1\n2\n".utf8))
+        input.fileHandleForWriting.closeFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pins.json", "row-2.png", "row-3.png"])
+        let markers = try #require(try jsonObject(out + "/pins.json")["markers"] as? [[String: Any]])
+        #expect(markers.map { $0["id"] as? String } == ["row-2", "row-3"])
+        // Standard input needs --format.
+        let missing = try runPinmint(["batch", "-", "-o", out, "--style", "pin"])
+        #expect(missing.status == 2 && missing.standardError.contains("needs --format"))
+    }
+}
+
+struct SpritePNGInputTests {
+    @Test func aMissingRetinaFileIsResampledWithAWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icon = folder.appendingPathComponent("dot.png")
+        let pixels = [UInt8]((0..<(6 * 4)).flatMap { _ in [200, 10, 10, 255] as [UInt8] })
+        try Data(try PNGEncoder.encode(straightRGBA8: pixels, width: 6, height: 4)).write(to: icon)
+        let out = folder.appendingPathComponent("s").path
+        let result = try runPinmint(["sprite", icon.path, "-o", out, "--ratio", "1,3", "--jobs", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("dot.png: no dot@3x.png beside it; the @1x image is resampled"))
+        let entry = try #require(try jsonObject(out + "@3x.json")["dot"] as? [String: Int])
+        #expect(entry["width"] == 18 && entry["height"] == 12 && entry["pixelRatio"] == 3)
+        let quiet = try runPinmint(["sprite", icon.path, "-o", out, "--ratio", "3", "-q"])
+        #expect(quiet.status == 0 && quiet.standardError.isEmpty)
+    }
 }
