@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench bench-png bench-diff fuzz reference clean
+.PHONY: all deps build test demo bench bench-png bench-diff bench-batch fuzz reference clean
 
 all: build
 
@@ -24,7 +24,11 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 
 # Renders the four seed markers with the seeds' own texts (PNG at @1x, @2x,
-# @3x and their metadata) into out/, then every reference scene into out/scenes/.
+# @3x and their metadata) into out/, then every reference scene into out/scenes/;
+# then a sprite of the seed markers (out/seeds.png/.json, @2x), a batch of
+# price tags from docs/demo/listings.geojson (out/listings/) and out/demo.html,
+# a map showing them placed by their anchors (Leaflet from Debian's
+# libjs-leaflet, installed if missing and possible; else plain HTML).
 demo: build
 	@mkdir -p out/scenes
 	$(RELEASE_BIN)/pinmint render price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
@@ -38,6 +42,14 @@ demo: build
 		done; \
 	done
 	@echo "Rendered $$(ls out/*.png | wc -l) marker PNGs into out/ and $$(ls out/scenes/*.png | wc -l) scene PNGs into out/scenes/"
+	$(RELEASE_BIN)/pinmint sprite docs/demo/seed-markers.json -o out/seeds --ratio 1,2
+	$(RELEASE_BIN)/pinmint batch docs/demo/listings.geojson -o out/listings --style price-tag \
+		--set label='{price}萬' --set badge='{deal}' --scale 1,2
+	@if [ ! -f /usr/share/javascript/leaflet/leaflet.js ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjs-leaflet) >/dev/null 2>&1 \
+		|| echo "libjs-leaflet not installed: demo.html uses plain HTML"; \
+	fi
+	python3 tools/demo_page.py out
 
 # Render-only time per scene next to cairo's C API drawing the same scenes;
 # then laying out and drawing the label "5200萬" (cold and warm glyph cache),
@@ -56,6 +68,15 @@ bench: deps
 	$(RELEASE_BIN)/PinmintBench markers --baseline Benchmarks/.work/cairo.txt
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
+	$(MAKE) bench-batch
+
+# Issue 7's targets: (a) 1,000 distinct price tags into a sprite at @1x and @2x;
+# (b) 10,000 price tags into PNG files with an index, 1 and 2 jobs (markers/s,
+# speed-up), on disk and on tmpfs; where one marker's time goes; peak memory
+# for 2,000 and 10,000 markers.
+bench-batch: deps
+	$(SWIFT) build -c release --product PinmintBench
+	$(RELEASE_BIN)/PinmintBench batch --work Benchmarks/.work/batch
 
 # PNG encode (each --png mode against libpng's defaults, same run) and decode
 # on the marker scenes and a 2048x2048 sheet; then oxipng on the same images

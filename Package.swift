@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PinmintText", targets: ["PinmintText"]),
         .library(name: "PinmintMarkers", targets: ["PinmintMarkers"]),
         .library(name: "PinmintDiff", targets: ["PinmintDiff"]),
+        .library(name: "PinmintSprites", targets: ["PinmintSprites"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -31,6 +32,10 @@ let package = Package(
         // Markers: the description format, presets, layout, metadata.
         .target(name: "PinmintMarkers",
                 dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText"],
+                swiftSettings: swiftSettings),
+        // Sprite sheets (packing, SDF, the MapLibre index) and batch rendering from CSV, JSON lines, GeoJSON.
+        .target(name: "PinmintSprites",
+                dependencies: ["PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster", "PinmintGeometry"],
                 swiftSettings: swiftSettings),
         // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
         .target(name: "PinmintDiff", dependencies: ["PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
@@ -47,13 +52,15 @@ let package = Package(
         // MARK: Tool
         .executableTarget(
             name: "pinmint",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintMarkers", "PinmintDiff"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintMarkers", "PinmintDiff",
+                           "PinmintSprites"],
             swiftSettings: swiftSettings),
 
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",
-            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintMarkers", "PinmintDiff"],
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintText", "PinmintPNG", "PinmintMarkers", "PinmintDiff",
+                           "PinmintSprites"],
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -72,6 +79,8 @@ let package = Package(
         .testTarget(
             name: "PinmintMarkersTests",
             dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG"]),
+        .testTarget(name: "PinmintSpritesTests",
+                    dependencies: ["PinmintSprites", "PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster"]),
         // Resources/ (image pairs and pixelmatch's counts for them) is read from disk by path.
         .testTarget(name: "PinmintDiffTests", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintPNG", "PinmintSVG"],
                     exclude: ["Resources"]),

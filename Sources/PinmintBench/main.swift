@@ -150,6 +150,7 @@ do {
     case "text": try runTextBench(Array(arguments.dropFirst()))
     case "markers": try runMarkerBench(Array(arguments.dropFirst()))
     case "diff": try DiffBench.main(Array(arguments.dropFirst()))
+    case "batch": try BatchBench.main(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400, only: String? = nil
         var index = 1
@@ -163,7 +164,7 @@ do {
         }
         try run(baselineFile: baseline, iterations: iterations, only: only)
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | png [--write DIR] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

@@ -4,6 +4,7 @@ import PinmintMarkers
 import PinmintPNG
 import PinmintRaster
 import PinmintSVG
+import PinmintSprites
 
 /// `pinmint`: thin command layer. Parse, call the libraries, report.
 /// Exit codes: 0 success, 2 bad input or usage, 1 an unexpected failure.
@@ -18,6 +19,8 @@ Usage:
   pinmint render MARKER.json -o OUT.png [--meta M]  render a marker description
   pinmint render ICON.svg -o OUT.png [--scale N]    render an SVG icon to PNG
   pinmint styles [NAME] [--show] [--json]           list the presets and their options
+  pinmint sprite INPUT... -o OUT/NAME [--ratio 1,2] pack icons and markers into a MapLibre sprite
+  pinmint batch DATA -o DIR --style S --set O=T...  render one marker per CSV / JSON lines / GeoJSON row
   pinmint png info FILE [--json]                    describe a PNG
   pinmint png convert IN -o OUT [--png MODE]        decode and re-encode a PNG
   pinmint fonts [--font-dir DIR]... [--json]        list the fonts and the scripts they cover
@@ -29,7 +32,7 @@ Usage:
   pinmint COMMAND --help                            help for one command
 
 Exit codes: 0 success, 2 bad input (one line on standard error says why);
-diff and golden have their own (see their --help).
+diff, golden and batch have their own (see their --help).
 """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
@@ -48,6 +51,10 @@ do {
         try runRender(Array(commandLine.dropFirst()))
     case "styles":
         try runStyles(Array(commandLine.dropFirst()))
+    case "sprite":
+        try runSprite(Array(commandLine.dropFirst()))
+    case "batch":
+        runBatch(Array(commandLine.dropFirst()))
     case "fonts":
         try runFonts(Array(commandLine.dropFirst()))
     case "png":
@@ -57,7 +64,7 @@ do {
     case "golden":
         runGolden(Array(commandLine.dropFirst()))
     case let other?:
-        throw UsageError(message: "unknown command '\(other)' (commands: render, styles, diff, golden, png, fonts; see 'pinmint --help')")
+        throw UsageError(message: "unknown command '\(other)' (commands: render, styles, sprite, batch, diff, golden, png, fonts; see 'pinmint --help')")
     }
 } catch let error as UsageError {
     fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message)
@@ -68,6 +75,8 @@ do {
 } catch let error as MarkerError {
     fail(error.description)
 } catch let error as PNGError {
+    fail(error.description)
+} catch let error as SpriteError {
     fail(error.description)
 } catch {
     fail("\(error)", code: 1)

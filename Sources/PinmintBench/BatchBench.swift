@@ -1,0 +1,182 @@
+import Foundation
+import PinmintMarkers
+import PinmintPNG
+import PinmintSprites
+
+/// `PinmintBench batch [--work DIR] [--repeat N]`: the batch and sprite targets of issue 7.
+///
+/// - (a) 1,000 distinct price tags into a sprite at @1x and @2x (`BatchRenderer` with sprite output).
+/// - (b) 10,000 distinct price tags into individual PNG files with an index, with 1 and 2 jobs,
+///   alternated and repeated (median), in a folder under DIR and, when it exists, in /dev/shm
+///   (tmpfs: the same work without the disk's inode allocation).
+/// - Where one marker's time goes, on one thread: resolving the style's options, layout and
+///   drawing, PNG encoding (default and fast), the atomic file write.
+/// - Peak memory (VmHWM, reset between runs through /proc/self/clear_refs) for 2,000 and
+///   10,000 markers: it must not grow with the number of markers.
+enum BatchBench {
+    static func main(_ arguments: [String]) throws {
+        var work = "Benchmarks/.work/batch", repeats = 3
+        var index = 0
+        while index + 1 < arguments.count {
+            switch arguments[index] {
+            case "--work": work = arguments[index + 1]
+            case "--repeat": repeats = max(1, Int(arguments[index + 1]) ?? 3)
+            default: break
+            }
+            index += 2
+        }
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let data = (work as NSString).appendingPathComponent("tags-10000.csv")
+        let data2k = (work as NSString).appendingPathComponent("tags-2000.csv")
+        let data1k = (work as NSString).appendingPathComponent("tags-1000.csv")
+        try writePrices(10_000, to: data); try writePrices(2_000, to: data2k); try writePrices(1_000, to: data1k)
+        print("batch bench: price-tag, label '{price}萬' (distinct prices), \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+              + "load average \(loadAverage())")
+
+        // Memory first, each run's peak measured on its own.
+        print("peak memory (VmHWM, reset before each run), 2 jobs, PNG files + index:")
+        for (file, count) in [(data2k, 2_000), (data, 10_000), (data2k, 2_000)] {
+            resetPeakMemory()
+            let folder = (work as NSString).appendingPathComponent("memory-\(count)")
+            try? FileManager.default.removeItem(atPath: folder)
+            let seconds = try runBatch(file, folder: folder, jobs: 2, scales: [1], sprite: nil)
+            print(String(format: "  %6d markers: peak %6.1f MB (%.2f s)", count, peakMemoryMB(), seconds))
+        }
+
+        // (a) the sprite.
+        print("(a) 1,000 distinct price tags into a sprite at @1x and @2x (2,000 images, packed, PNG default):")
+        for jobs in [1, 2] {
+            var times: [Double] = []
+            for run in 0..<repeats {
+                let folder = (work as NSString).appendingPathComponent("sprite-\(jobs)-\(run)")
+                try? FileManager.default.removeItem(atPath: folder)
+                var sprite = BatchConfiguration.SpriteOutput(name: "tags")
+                sprite.maximumSize = 4096
+                times.append(try runBatch(data1k, folder: folder, jobs: jobs, scales: [1, 2], sprite: sprite))
+            }
+            let median = times.sorted()[times.count / 2]
+            print(String(format: "  %d job(s): %.3f s median of %d, %.0f markers/s (1,000 markers, 2,000 images)",
+                         jobs, median, repeats, 1000 / median))
+        }
+
+        // (b) 10,000 files.
+        var targets = [(label: "disk (\(work))", root: work)]
+        if FileManager.default.fileExists(atPath: "/dev/shm") { targets.append(("tmpfs (/dev/shm)", "/dev/shm/pinmint-batch-bench")) }
+        for mode in [PNGEncoder.Mode.default, .fast] {
+            for target in targets {
+                print("(b) 10,000 price tags @1x into PNG files + index, PNG \(mode.rawValue), \(target.label):")
+                var pairs: [(one: Double, two: Double)] = []
+                for run in 0..<repeats {
+                    var pair = (one: 0.0, two: 0.0), cpu = (one: 0.0, two: 0.0)
+                    for jobs in [1, 2] {
+                        let folder = (target.root as NSString).appendingPathComponent("files-\(mode.rawValue)-\(jobs)-\(run)")
+                        try? FileManager.default.removeItem(atPath: folder)
+                        let cpuBefore = cpuSeconds()
+                        let seconds = try runBatch(data, folder: folder, jobs: jobs, scales: [1], sprite: nil, mode: mode)
+                        let cpuUsed = cpuSeconds() - cpuBefore
+                        if jobs == 1 { pair.one = seconds; cpu.one = cpuUsed } else { pair.two = seconds; cpu.two = cpuUsed }
+                        try? FileManager.default.removeItem(atPath: folder)
+                    }
+                    pairs.append(pair)
+                    // CPU time per marker (user + system) does not depend on what else the machine runs:
+                    // equal for 1 and 2 jobs means the second core adds no overhead of its own.
+                    print(String(format: "  run %d: 1 job %.2f s (%.0f/s), 2 jobs %.2f s (%.0f/s), speed-up %.2fx; CPU per marker %.0f / %.0f µs",
+                                 run + 1, pair.one, 10_000 / pair.one, pair.two, 10_000 / pair.two, pair.one / pair.two,
+                                 cpu.one / 10_000 * 1e6, cpu.two / 10_000 * 1e6))
+                }
+                let best = pairs.map(\.two).min()!, speedups = pairs.map { $0.one / $0.two }.sorted()
+                print(String(format: "  best 2 jobs: %.0f markers/s (target 8,000); median speed-up %.2fx (target 1.7x)",
+                             10_000 / best, speedups[speedups.count / 2]))
+            }
+        }
+        if targets.count > 1 { try? FileManager.default.removeItem(atPath: "/dev/shm/pinmint-batch-bench") }
+
+        try breakdown(work: work)
+    }
+
+    /// One thread, 2,000 markers: each stage timed on its own (µs per marker).
+    static func breakdown(work: String) throws {
+        let renderer = try MarkerRenderer()
+        let style = MarkerStyle.preset(named: "price-tag")!
+        let option = style.options.first { $0.name == "label" }!
+        let labels = (0..<2_000).map { "\(1000 + $0 * 37)萬" }
+        func clock() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+        var start = clock()
+        var descriptions: [MarkerDescription] = []
+        for label in labels { descriptions.append(try style.resolve(values: ["label": try option.parse(label, input: "label")])[0]) }
+        let resolve = Double(clock() - start) / 1e3 / Double(labels.count)
+        start = clock()
+        var markers: [RenderedMarker] = []
+        for description in descriptions { markers.append(try renderer.render(description, scale: 1)) }
+        let render = Double(clock() - start) / 1e3 / Double(labels.count)
+        var encoded: [[UInt8]] = []
+        var encodeTimes: [PNGEncoder.Mode: Double] = [:]
+        var sizes: [PNGEncoder.Mode: Int] = [:]
+        for mode in [PNGEncoder.Mode.default, .fast] {
+            start = clock()
+            encoded = try markers.map { try $0.pngData(mode: mode) }
+            encodeTimes[mode] = Double(clock() - start) / 1e3 / Double(labels.count)
+            sizes[mode] = encoded.reduce(0) { $0 + $1.count } / encoded.count
+        }
+        let folder = (work as NSString).appendingPathComponent("writes")
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        start = clock()
+        for (index, bytes) in encoded.enumerated() { try AtomicFile.write(bytes, to: folder + "/m\(index).png") }
+        let write = Double(clock() - start) / 1e3 / Double(labels.count)
+        try? FileManager.default.removeItem(atPath: folder)
+        print("one marker on one thread (µs, mean of 2,000 price tags @1x):")
+        print(String(format: "  resolve options (MarkerStyle.resolve: substitution, part decoding)  %7.1f", resolve))
+        print(String(format: "  layout and drawing (MarkerRenderer.render)                         %7.1f", render))
+        print(String(format: "  PNG encode, default (%d bytes)                                    %7.1f", sizes[.default]!, encodeTimes[.default]!))
+        print(String(format: "  PNG encode, fast (%d bytes)                                       %7.1f", sizes[.fast]!, encodeTimes[.fast]!))
+        print(String(format: "  atomic file write (temporary file + rename, disk)                  %7.1f", write))
+        let floor = resolve + render + encodeTimes[.fast]!
+        print(String(format: "  engine floor (resolve + render + fast encode): %.0f µs = %.0f markers/s per core", floor, 1e6 / floor))
+    }
+
+    static func runBatch(_ data: String, folder: String, jobs: Int, scales: [Double],
+                         sprite: BatchConfiguration.SpriteOutput?, mode: PNGEncoder.Mode = .default) throws -> Double {
+        let file = MarkerFile(style: MarkerStyle.preset(named: "price-tag")!)
+        var configuration = try BatchConfiguration(file: file, settings: ["label": try FieldTemplate("{price}萬", input: "label")],
+                                                   idTemplate: try FieldTemplate("{id}", input: "id"), scales: scales,
+                                                   outputFolder: folder, jobs: jobs)
+        configuration.sprite = sprite
+        configuration.pngMode = mode
+        let start = DispatchTime.now().uptimeNanoseconds
+        let summary = try BatchRenderer(configuration: configuration).run(try DataRowReader(path: data, format: .csv))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        guard summary.failed == 0 else { throw SpriteError(input: data, problem: "\(summary.failed) rows failed") }
+        return seconds
+    }
+
+    static func writePrices(_ count: Int, to path: String) throws {
+        var text = "id,price\n"
+        for index in 0..<count { text += "tag-\(index),\(100 + index * 7)\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// User + system CPU time of the process so far (getrusage).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    static func resetPeakMemory() {
+        // "5" resets the peak resident set size (Linux 4.0+).
+        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") { handle.write(Data("5".utf8)); handle.closeFile() }
+    }
+
+    static func peakMemoryMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        return kilobytes / 1024
+    }
+
+    static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    }
+}

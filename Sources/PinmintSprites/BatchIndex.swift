@@ -1,0 +1,214 @@
+import Foundation
+import PinmintMarkers
+
+/// Writes files whole or not at all: into a temporary file beside the
+/// target, then renamed over it. Safe from several threads at once.
+public enum AtomicFile {
+    private static let counter = AtomicCounter()
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(counter.increment()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+        var written = 0
+        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                written += count
+            }
+            return nil
+        }
+        let closed = close(descriptor) == 0
+        if let failure = failure ?? (closed ? nil : String(cString: strerror(errno))) {
+            unlink(temporary)
+            throw SpriteError(input: path, problem: "cannot write: \(failure)")
+        }
+        if rename(temporary, path) != 0 {
+            let problem = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SpriteError(input: path, problem: "cannot move the finished file into place: \(problem)")
+        }
+    }
+}
+
+/// The batch index (`index.json`): a JSON object whose `markers` array has
+/// one marker image per line, in row order, written as rows complete into a
+/// temporary file that replaces the index only when the batch ends.
+///
+/// ```
+/// {
+/// "generator": "pinmint batch",
+/// "style": "price-tag",
+/// "scales": [1, 2],
+/// "markers": [
+/// {"anchor":{"x":30,"y":38},"file":"a.png","id":"a","png":"…","recipe":"…","row":2,…},
+/// …
+/// ],
+/// "failed": 0
+/// }
+/// ```
+final class IndexWriter {
+    private let path: String
+    private let temporary: String
+    private var file: UnsafeMutablePointer<FILE>?
+    private var first = true
+
+    init(path: String, header: String) throws(SpriteError) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        temporary = (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        file = fopen(temporary, "w")
+        guard file != nil else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+        try put("{\n" + header + "\"markers\": [\n")
+    }
+
+    private func put(_ text: String) throws(SpriteError) {
+        var copy = text
+        let ok = copy.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+        guard ok else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+    }
+
+    func append(_ lines: [String]) throws(SpriteError) {
+        for line in lines {
+            try put(first ? line : ",\n" + line)
+            first = false
+        }
+    }
+
+    /// Ends the index and moves it into place.
+    func finish(footer: String) throws(SpriteError) {
+        try put((first ? "" : "\n") + "],\n" + footer + "\n}\n")
+        let closed = fclose(file) == 0
+        file = nil
+        guard closed, rename(temporary, path) == 0 else {
+            let problem = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SpriteError(input: path, problem: "cannot write: \(problem)")
+        }
+    }
+
+    /// Drops the unfinished index; the previous one stays.
+    func discard() {
+        if let file { fclose(file) }
+        file = nil
+        unlink(temporary)
+    }
+
+    deinit { discard() }
+}
+
+/// Index lines as JSON text, written directly: Foundation's
+/// JSONSerialization took half of a batch's time (bridging every value to
+/// Objective-C types and sorting keys with locale-aware comparison). The
+/// fields and their forms are `MarkerMetadata.json(id:file:)`'s (a test
+/// checks they stay equal), plus `row`, `coordinates`, `recipe` and `png`.
+enum IndexLine {
+    /// One image's line: keys sorted, no spaces.
+    static func line(_ metadata: MarkerMetadata, id: String, file: String, row: Int, coordinates: [Double]?,
+                     recipe: String?, png: String?) -> String {
+        func number(_ value: Double) -> String {
+            let rounded = (value * 1000).rounded() / 1000
+            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
+        }
+        func box(_ box: PixelBox) -> String { "{\"height\":\(box.height),\"width\":\(box.width),\"x\":\(box.x),\"y\":\(box.y)}" }
+        var text = "{\"anchor\":{\"x\":\(number(metadata.anchor.x)),\"y\":\(number(metadata.anchor.y))}"
+        if let content = metadata.contentBox { text += ",\"contentBox\":" + box(content) }
+        if let coordinates { text += ",\"coordinates\":" + coordinatesText(coordinates) }
+        text += ",\"file\":" + JSONText.quote(file)
+        text += ",\"height\":\(metadata.height)"
+        text += ",\"hitBoxes\":[" + metadata.hitBoxes.map(box).joined(separator: ",") + "]"
+        text += ",\"id\":" + JSONText.quote(id)
+        let size = metadata.pointSize, anchor = metadata.pointAnchor, offset = metadata.iconOffset, centre = metadata.centerOffset
+        text += ",\"leaflet\":{\"iconAnchor\":[\(number(anchor.x)),\(number(anchor.y))],\"iconSize\":[\(number(size.width)),\(number(size.height))]}"
+        text += ",\"mapkit\":{\"centerOffset\":{\"x\":\(number(centre.x)),\"y\":\(number(centre.y))}}"
+        text += ",\"maplibre\":{\"icon-anchor\":\"bottom\",\"icon-offset\":[\(number(offset.x)),\(number(offset.y))]}"
+        text += ",\"pixelRatio\":\(number(metadata.pixelRatio))"
+        if let png { text += ",\"png\":\"\(png)\"" }
+        if let recipe { text += ",\"recipe\":\"\(recipe)\"" }
+        text += ",\"row\":\(row)"
+        text += ",\"variant\":" + JSONText.quote(metadata.variant)
+        text += ",\"width\":\(metadata.width)}"
+        return text
+    }
+
+    static func coordinatesText(_ coordinates: [Double]) -> String {
+        "[" + coordinates.map { JSONText.number($0) }.joined(separator: ",") + "]"
+    }
+
+    /// A line from a previous run with this run's row number and coordinates
+    /// (the lines are ours: `"coordinates"` comes before `"file"`, `"row"` before `"variant"`).
+    static func update(_ line: String, row: DataRow) -> String {
+        var text = line
+        if let start = text.range(of: ",\"coordinates\":["), let end = text.range(of: "]", range: start.upperBound..<text.endIndex) {
+            text.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        if let coordinates = row.coordinates, let file = text.range(of: ",\"file\":") {
+            text.insert(contentsOf: ",\"coordinates\":" + coordinatesText(coordinates), at: file.lowerBound)
+        }
+        if let start = text.range(of: ",\"row\":"), let end = text.range(of: ",\"variant\":", range: start.upperBound..<text.endIndex) {
+            text.replaceSubrange(start.upperBound..<end.lowerBound, with: String(row.line))
+        }
+        return text
+    }
+
+    /// The text of string field `key` in one of our lines (no escapes in hashes and
+    /// in file names we wrote), without parsing the whole line.
+    static func field(_ key: String, in line: Substring) -> Substring? {
+        guard let start = line.range(of: "\"\(key)\":\"") else { return nil }
+        guard let end = line[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return line[start.upperBound..<end]
+    }
+}
+
+/// The index a previous run left: for each file, its recipe and PNG hash,
+/// and where its line is (read back only when the marker is skipped), so
+/// that the table stays small however many markers there are.
+final class PreviousIndex: @unchecked Sendable {
+    private struct Entry {
+        let recipe: UInt64, png: UInt64
+        let offset: Int, length: Int
+    }
+    private var entries: [String: Entry] = [:]
+    private let descriptor: Int32
+
+    /// Nil when there is no readable index at `path` (everything renders).
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        guard let stream = try? ByteStream(path: path) else { close(descriptor); return nil }
+        while stream.peekByte() != nil {
+            let offset = stream.offset
+            guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes) else { continue }
+            guard bytes.first == UInt8(ascii: "{"), bytes.count > 2 else { continue }
+            let text = bytes.last == UInt8(ascii: ",") ? Array(bytes.dropLast()) : bytes
+            let line = Substring(String(decoding: text, as: UTF8.self))
+            guard text.last == UInt8(ascii: "}"), let file = IndexLine.field("file", in: line),
+                  let recipe = IndexLine.field("recipe", in: line).flatMap({ UInt64($0, radix: 16) }),
+                  let png = IndexLine.field("png", in: line).flatMap({ UInt64($0, radix: 16) }) else { continue }
+            entries[String(file)] = Entry(recipe: recipe, png: png, offset: offset, length: text.count)
+        }
+        if entries.isEmpty { close(descriptor); return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The previous line for `file` when its recipe is `recipe` and the file
+    /// at `path` still holds the bytes that line recorded; else nil.
+    func upToDate(file: String, recipe: String, path: String) -> String? {
+        guard let entry = entries[file], UInt64(recipe, radix: 16) == entry.recipe,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        var hash = FNV1a()
+        data.withUnsafeBytes { hash.add($0) }
+        guard hash.value == entry.png else { return nil }
+        var line = [UInt8](repeating: 0, count: entry.length)
+        let count = line.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, entry.length, off_t(entry.offset)) }
+        guard count == entry.length else { return nil }
+        return String(decoding: line, as: UTF8.self)
+    }
+}

@@ -1,0 +1,414 @@
+import Foundation
+import PinmintMarkers
+import PinmintPNG
+
+/// What `pinmint batch` renders: one marker per data row, with the style's
+/// options filled from the row's fields.
+public struct BatchConfiguration: Sendable {
+    /// The style and the option values its file sets.
+    public var file: MarkerFile
+    /// Option name → template (`label` ← `{price}萬`), checked against the style's options.
+    public var settings: [String: FieldTemplate]
+    /// The marker id (a file name): `--set id=…`; nil uses the row's `id` field, else `row-LINE`.
+    public var idTemplate: FieldTemplate?
+    /// Pixel ratios; ratio 1 writes `ID.png`, ratio N `ID@Nx.png`.
+    public var scales: [Double]
+    public var outputFolder: String
+    /// The index file's name inside `outputFolder`.
+    public var indexName = "index.json"
+    public var pngMode: PNGEncoder.Mode = .default
+    /// Worker threads (one `MarkerRenderer` each).
+    public var jobs: Int
+    public var fontFolders: [String] = []
+    /// Render every marker even when its file is up to date.
+    public var force = false
+    /// Pack the markers into sprite sheets instead of one PNG each.
+    public var sprite: SpriteOutput?
+
+    /// Sprite output: `NAME.png` + `NAME.json` per ratio in the output folder.
+    public struct SpriteOutput: Sendable {
+        public var name: String
+        public var spacing = 0
+        public var maximumSize = SpriteSheet.defaultMaximumSize
+        public var unique = false
+        public var minified = false
+        public var sdf = false
+        public init(name: String) { self.name = name }
+    }
+
+    /// - Throws: `SpriteError` when a `settings` key is not one of the style's options.
+    public init(file: MarkerFile, settings: [String: FieldTemplate], idTemplate: FieldTemplate?, scales: [Double],
+                outputFolder: String, jobs: Int) throws(SpriteError) {
+        for name in settings.keys.sorted() where !file.style.options.contains(where: { $0.name == name }) {
+            let names = file.style.options.map(\.name)
+            let hint = JSONSuggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw SpriteError(input: "--set \(name)", problem: "\(file.style.name) has no option '\(name)'\(hint); "
+                              + "its options: \(names.joined(separator: ", ")), and id")
+        }
+        self.file = file
+        self.settings = settings
+        self.idTemplate = idTemplate
+        self.scales = scales
+        self.outputFolder = outputFolder
+        self.jobs = max(1, jobs)
+    }
+}
+
+/// Counts while a batch runs and when it ends.
+public struct BatchProgress: Sendable {
+    /// Rows finished (rendered, skipped or failed), in row order.
+    public var rows = 0
+    /// Images written (PNG files, or sprite images).
+    public var rendered = 0
+    /// Images whose file was already up to date.
+    public var skipped = 0
+    /// Rows that failed.
+    public var failed = 0
+    /// How far through the data file (0...1), from bytes read; nil when unknown (standard input).
+    public var fraction: Double?
+    /// With sprite output, when the batch ends: one line per sheet, e.g.
+    /// `tags@2x.png 1024x980 (91.2% packed)`.
+    public var sheets: [String] = []
+}
+
+/// Renders a data file's rows on every core.
+///
+/// Rows stream from the reader through a bounded window: at most
+/// `windowPerJob × jobs` rows are in flight or waiting for their turn, each
+/// PNG is written when it is done, and index lines are written in row order
+/// as rows complete, so memory does not grow with the number of markers
+/// (except a table of ids and file names, about 100 bytes a marker, to
+/// report duplicates; and, with `sprite`, the images of the sheet).
+///
+/// Skipping: each index line records a hash of the recipe (style source,
+/// option values, ratio, variant, PNG mode, fonts, Pinmint's version) and of
+/// the PNG's bytes. A re-run renders a marker again only when its recipe
+/// changed or its file is missing or not the bytes the index recorded.
+public final class BatchRenderer: @unchecked Sendable {
+    public let configuration: BatchConfiguration
+    static let windowPerJob = 32
+    /// Bumped when a change in Pinmint may change pixels: part of every recipe.
+    public static let recipeVersion = "pinmint-batch-1"
+
+    public init(configuration: BatchConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Renders every row of `reader`.
+    /// - Parameters:
+    ///   - progress: called (on some thread, one call at a time) after each row completes, in row order.
+    ///   - failure: called for each failed row, in row order (the row's line and the problem).
+    /// - Returns: the final counts.
+    /// - Throws: `SpriteError` for input that stops the whole batch: a template
+    ///   field missing from a CSV header, a data file that is not what its
+    ///   format says, an output folder that cannot be written, a sprite that
+    ///   does not fit. Markers already written stay; the index is not replaced.
+    public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
+                    failure: @escaping (SpriteError) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
+        let configuration = self.configuration
+        if let names = reader.fieldNames {
+            for (option, template) in configuration.settings.sorted(by: { $0.key < $1.key }) {
+                for field in template.fieldNames where !names.contains(field) {
+                    throw SpriteError(input: "--set \(option)", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
+                }
+            }
+            if let id = configuration.idTemplate {
+                for field in id.fieldNames where !names.contains(field) {
+                    throw SpriteError(input: "--set id", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
+                }
+            }
+        }
+        try Self.makeFolder(configuration.outputFolder)
+        let indexPath = (configuration.outputFolder as NSString).appendingPathComponent(configuration.indexName)
+        let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
+        let index = try IndexWriter(path: indexPath, header: indexHeader())
+
+        let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
+                                  index: index)
+        let recipeBase = recipeBase(), dataName = reader.input
+        DispatchQueue.concurrentPerform(iterations: configuration.jobs) { _ in
+            let renderer = LazyRenderer(fontFolders: configuration.fontFolders)
+            while let job = state.nextJob(configuration: configuration) {
+                let outcome: RowOutcome
+                switch job.work {
+                case .failed(let error): outcome = .failed(error)
+                case .render(let row, let id):
+                    outcome = self.render(row, id: id, dataName: dataName, renderer: renderer, recipeBase: recipeBase, previous: previous)
+                }
+                state.complete(job.sequence, outcome)
+            }
+        }
+        if let error = state.fatalError {
+            index.discard()
+            throw error
+        }
+        var summary = state.summary
+        if let sprite = configuration.sprite {
+            do {
+                (summary.rendered, summary.sheets) = try writeSprites(sprite, images: state.spriteImages)
+            } catch {
+                index.discard()
+                throw error
+            }
+        }
+        try index.finish(footer: "\"failed\": \(summary.failed)")
+        return summary
+    }
+
+    // MARK: One row
+
+    private func render(_ row: DataRow, id: String, dataName: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?) -> RowOutcome {
+        let configuration = self.configuration
+        let style = configuration.file.style
+        let input = "\(dataName):\(row.line)"
+        func fail(_ problem: String) -> RowOutcome { .failed(SpriteError(input: "", line: row.line, problem: problem)) }
+        var values = configuration.file.values
+        for (name, template) in configuration.settings {
+            switch template.fill(row.fields) {
+            case .failure(let missing):
+                return fail("no field '\(missing.name)' (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
+            case .success(let text):
+                do { values[name] = try style.options.first { $0.name == name }!.parse(text, input: "--set \(name)") } catch {
+                    return fail("\(name) '\(text)': \(error.problem)")
+                }
+            }
+        }
+        var recipe = recipeBase
+        for name in values.keys.sorted() { recipe.add("\(name)=\(values[name]!)") }
+        let markerRenderer: MarkerRenderer
+        let descriptions: [MarkerDescription]
+        do { markerRenderer = try renderer.get() } catch { return .fatal(error) }
+        do { descriptions = try style.resolve(values: values) } catch { return fail(Self.problem(error, style: style)) }
+
+        var lines: [String] = [], images: [SpriteImage] = []
+        var rendered = 0, skipped = 0
+        for description in descriptions {
+            let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
+            for scale in configuration.scales {
+                let name = configuration.sprite.map { SpriteSheet.fileBase($0.name, pixelRatio: scale) + ".png" }
+                    ?? Self.fileName(id: id, variant: description.variant, scale: scale)
+                var imageRecipe = recipe
+                imageRecipe.add("\(description.variant)@\(scale)")
+                let path = (configuration.outputFolder as NSString).appendingPathComponent(name)
+                if let previous, let line = previous.upToDate(file: name, recipe: imageRecipe.hex, path: path) {
+                    lines.append(IndexLine.update(line, row: row))
+                    skipped += 1
+                    continue
+                }
+                do {
+                    let marker = try markerRenderer.render(description, scale: scale)
+                    var recipeText: String? = nil, pngText: String? = nil
+                    if configuration.sprite != nil {
+                        images.append(SpriteImage(marker: marker, id: markerID, source: input))
+                    } else {
+                        let bytes = try marker.pngData(mode: configuration.pngMode)
+                        var hash = FNV1a()
+                        hash.add(bytes)
+                        try AtomicFile.write(bytes, to: path)
+                        recipeText = imageRecipe.hex
+                        pngText = hash.hex
+                    }
+                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, coordinates: row.coordinates,
+                                                recipe: recipeText, png: pngText))
+                    rendered += 1
+                } catch let error as MarkerError {
+                    return fail(Self.problem(error, style: style))
+                } catch let error as PNGError {
+                    return fail(error.description)
+                } catch let error as SpriteError {
+                    return .fatal(error)
+                } catch {
+                    return fail("\(error)")
+                }
+            }
+        }
+        return .done(lines: lines, images: images, rendered: rendered, skipped: skipped)
+    }
+
+    /// A marker error as a row's problem: the style's own name left out.
+    static func problem(_ error: MarkerError, style: MarkerStyle) -> String {
+        guard error.input == style.input || error.input.hasPrefix("preset ") else { return error.description }
+        return error.path.isEmpty ? error.problem : "\(error.path): \(error.problem)"
+    }
+
+    /// `ID.png`, `ID@2x.png`, `ID-selected@2x.png`.
+    public static func fileName(id: String, variant: String, scale: Double) -> String {
+        var name = id
+        if variant != "default" { name += "-\(variant)" }
+        if scale != 1 { name += "@\(format(scale))x" }
+        return name + ".png"
+    }
+
+    private func recipeBase() -> FNV1a {
+        var hash = FNV1a()
+        hash.add(Self.recipeVersion)
+        hash.add(configuration.file.style.source)
+        hash.add(configuration.pngMode.rawValue)
+        for folder in configuration.fontFolders { hash.add(folder) }
+        return hash
+    }
+
+    private func indexHeader() -> String {
+        let style = configuration.file.style
+        let scales = configuration.scales.map { format($0) }.joined(separator: ", ")
+        var header = "\"generator\": \"pinmint batch\",\n\"style\": \(JSONText.quote(style.name)),\n\"scales\": [\(scales)],\n"
+        if let sprite = configuration.sprite { header += "\"sprite\": \(JSONText.quote(sprite.name)),\n" }
+        return header
+    }
+
+    private func writeSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage]) throws(SpriteError) -> (Int, [String]) {
+        var written = 0
+        var lines: [String] = []
+        var outputs: [(String, [UInt8])] = []
+        for scale in configuration.scales {
+            var atScale = images.filter { $0.pixelRatio == scale }
+            if sprite.sdf { atScale = atScale.map(SignedDistanceField.make) }
+            let sheet = try SpriteSheet.pack(atScale, spacing: sprite.spacing, maximumSize: sprite.maximumSize,
+                                             unique: sprite.unique, name: sprite.name)
+            let base = (configuration.outputFolder as NSString).appendingPathComponent(SpriteSheet.fileBase(sprite.name, pixelRatio: scale))
+            do { outputs.append((base + ".png", try sheet.pngData(mode: configuration.pngMode))) } catch {
+                throw SpriteError(input: base + ".png", problem: error.problem)
+            }
+            outputs.append((base + ".json", Array(sheet.indexJSON(minified: sprite.minified).utf8)))
+            written += atScale.count
+            let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
+            lines.append("\((base as NSString).lastPathComponent).png \(sheet.width)x\(sheet.height) "
+                         + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+        }
+        for (path, bytes) in outputs { try AtomicFile.write(bytes, to: path) }
+        return (written, lines)
+    }
+
+    static func makeFolder(_ folder: String) throws(SpriteError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw SpriteError(input: folder, problem: "exists and is not a folder") }
+            return
+        }
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw SpriteError(input: folder, problem: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
+    }
+}
+
+/// What a worker made of one row.
+enum RowOutcome {
+    case done(lines: [String], images: [SpriteImage], rendered: Int, skipped: Int)
+    case failed(SpriteError)
+    /// Stops the batch (the output folder cannot be written).
+    case fatal(SpriteError)
+}
+
+/// The reader, the window of rows in flight and the in-order commit, behind one lock.
+final class PipelineState: @unchecked Sendable {
+    struct Job {
+        enum Work { case render(DataRow, id: String), failed(SpriteError) }
+        let sequence: Int
+        let work: Work
+    }
+
+    private let condition = NSCondition()
+    private let reader: DataRowReader
+    private let window: Int
+    private let progress: (BatchProgress) -> Void
+    private let failure: (SpriteError) -> Void
+    private let index: IndexWriter
+    private var nextSequence = 0, committed = 0
+    private var readerDone = false
+    private var pending: [Int: RowOutcome] = [:]
+    /// "id:ID" and "file:NAME" → the line that took it.
+    private var taken: [String: Int] = [:]
+    private(set) var fatalError: SpriteError?
+    private(set) var summary = BatchProgress()
+    private(set) var spriteImages: [SpriteImage] = []
+
+    init(reader: DataRowReader, window: Int, progress: @escaping (BatchProgress) -> Void,
+         failure: @escaping (SpriteError) -> Void, index: IndexWriter) {
+        self.reader = reader
+        self.window = window
+        self.progress = progress
+        self.failure = failure
+        self.index = index
+    }
+
+    /// The next row to render (with its id, checked for duplicates), or nil when there are no more.
+    func nextJob(configuration: BatchConfiguration) -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !readerDone && fatalError == nil && nextSequence - committed >= window { condition.wait() }
+        guard !readerDone, fatalError == nil else { return nil }
+        let result: DataRowResult?
+        do { result = try reader.next() } catch {
+            fatalError = error
+            readerDone = true
+            condition.broadcast()
+            return nil
+        }
+        guard let result else { readerDone = true; condition.broadcast(); return nil }
+        let sequence = nextSequence
+        nextSequence += 1
+        switch result {
+        case .malformed(let line, let problem):
+            return Job(sequence: sequence, work: .failed(SpriteError(input: "", line: line, problem: problem)))
+        case .row(let row):
+            switch markerID(row, configuration: configuration) {
+            case .failure(let error): return Job(sequence: sequence, work: .failed(error))
+            case .success(let id): return Job(sequence: sequence, work: .render(row, id: id))
+            }
+        }
+    }
+
+    private func markerID(_ row: DataRow, configuration: BatchConfiguration) -> Result<String, SpriteError> {
+        func fail(_ problem: String) -> Result<String, SpriteError> { .failure(SpriteError(input: "", line: row.line, problem: problem)) }
+        let id: String
+        if let template = configuration.idTemplate {
+            switch template.fill(row.fields) {
+            case .failure(let missing): return fail("no field '\(missing.name)' for the id (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
+            case .success(let text): id = text
+            }
+        } else if let field = row.fields["id"], !field.isEmpty {
+            id = field
+        } else {
+            id = "row-\(row.line)"
+        }
+        if let problem = SpriteID.problem(id, allowsSlash: false) { return fail(problem) }
+        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first on line \(first))") }
+        let files = configuration.sprite == nil ? configuration.file.style.variantNames.flatMap { variant in
+            configuration.scales.map { BatchRenderer.fileName(id: id, variant: variant, scale: $0) }
+        } : []
+        for file in files {
+            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which line \(first) writes") }
+        }
+        taken["id:" + id] = row.line
+        for file in files { taken["file:" + file] = row.line }
+        return .success(id)
+    }
+
+    /// Records a row's outcome; commits every row that is next in order.
+    func complete(_ sequence: Int, _ outcome: RowOutcome) {
+        condition.lock()
+        defer { condition.unlock() }
+        pending[sequence] = outcome
+        while let next = pending.removeValue(forKey: committed) {
+            committed += 1
+            summary.rows += 1
+            switch next {
+            case .done(let lines, let images, let rendered, let skipped):
+                do { try index.append(lines) } catch {
+                    if fatalError == nil { fatalError = error }
+                }
+                spriteImages += images
+                summary.rendered += rendered
+                summary.skipped += skipped
+            case .failed(let error):
+                summary.failed += 1
+                failure(error.input.isEmpty ? SpriteError(input: reader.input, line: error.line, problem: error.problem) : error)
+            case .fatal(let error):
+                if fatalError == nil { fatalError = error }
+            }
+            summary.fraction = reader.fraction
+            progress(summary)
+        }
+        condition.broadcast()
+    }
+}

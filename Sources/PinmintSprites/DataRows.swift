@@ -1,0 +1,292 @@
+import Foundation
+import PinmintMarkers
+
+/// One row of batch data: its fields as text and where it starts.
+public struct DataRow: Sendable {
+    /// 1-based line of the file where the row starts.
+    public var line: Int
+    /// Field name → text. Numbers are written as in the source (JSON numbers
+    /// without a needless `.0`), booleans `true` / `false`, null empty,
+    /// nested arrays and objects as compact JSON.
+    public var fields: [String: String]
+    /// `[longitude, latitude]` of a GeoJSON Point feature.
+    public var coordinates: [Double]?
+}
+
+/// What a reader hands out: a row, or a row that could not be read (the
+/// batch reports it with its line and goes on).
+public enum DataRowResult: Sendable {
+    case row(DataRow)
+    case malformed(line: Int, problem: String)
+}
+
+/// The formats `pinmint batch` reads.
+public enum DataFormat: String, Sendable, CaseIterable {
+    /// RFC 4180: a header row, commas, `"quoted"` fields with `""` for a quote, CRLF or LF.
+    case csv
+    /// One JSON object per line (also called NDJSON).
+    case jsonl
+    /// A FeatureCollection; each feature's `properties` are its fields.
+    case geojson
+
+    /// The format a file name suggests: `.csv`, `.jsonl` / `.ndjson`, `.geojson`; `.json`
+    /// is GeoJSON when its start says `FeatureCollection`, else JSON lines.
+    public static func guess(path: String, start: [UInt8]) -> DataFormat? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "csv": return .csv
+        case "jsonl", "ndjson": return .jsonl
+        case "geojson": return .geojson
+        case "json":
+            return String(decoding: start, as: UTF8.self).contains("\"FeatureCollection\"") ? .geojson : .jsonl
+        default: return nil
+        }
+    }
+}
+
+/// Limits on batch data, so that a broken or hostile file cannot take the
+/// machine's memory: rows are read one at a time, and none may exceed these.
+public enum DataLimits {
+    /// One field's text, in bytes.
+    public static let maximumFieldBytes = 64 * 1024
+    /// One row (a CSV record, a JSON line, a GeoJSON feature), in bytes.
+    public static let maximumRowBytes = 1024 * 1024
+    /// Fields per row.
+    public static let maximumFieldCount = 1024
+    /// Rows per file.
+    public static let maximumRowCount = 50_000_000
+}
+
+/// Reads a data file row by row with a fixed-size buffer, whatever its
+/// length: the memory a batch needs does not grow with the file.
+public final class DataRowReader {
+    public let format: DataFormat
+    /// The file's name in messages.
+    public let input: String
+    private let stream: ByteStream
+    private var header: [String]? = nil
+    private var rowCount = 0
+    /// GeoJSON scanning state.
+    private var geoJSON = GeoJSONScanner()
+
+    /// Opens `path` ('-': standard input). `format` nil guesses from the name.
+    /// - Throws: `SpriteError` for a missing or unreadable file, an unknown
+    ///   format, or (CSV) a missing, empty or repeated header name.
+    public init(path: String, format: DataFormat?) throws(SpriteError) {
+        input = path == "-" ? "standard input" : path
+        stream = try ByteStream(path: path)
+        guard let format = format ?? DataFormat.guess(path: path, start: stream.peek(4096)) else {
+            throw SpriteError(input: path, problem: "cannot tell the data format from the name; use .csv, .jsonl, .geojson or --format")
+        }
+        self.format = format
+        if format == .csv { try readHeader() } else if format == .jsonl { stream.skipByteOrderMark() }
+    }
+
+    /// How far through the file (0...1), nil when its size is unknown (standard input).
+    public var fraction: Double? { stream.size.map { $0 == 0 ? 1 : min(1, Double(stream.offset) / Double($0)) } }
+
+    /// The CSV header's names (nil for JSON formats, whose fields vary by row).
+    public var fieldNames: [String]? { header }
+
+    /// The next row, nil at the end.
+    /// - Throws: `SpriteError` when the file as a whole is unusable (not
+    ///   GeoJSON at all, unbalanced brackets at the end, too many rows).
+    public func next() throws(SpriteError) -> DataRowResult? {
+        let result: DataRowResult?
+        switch format {
+        case .csv: result = nextCSV()
+        case .jsonl: result = nextJSONLine()
+        case .geojson: result = try geoJSON.next(stream, input: input)
+        }
+        if result != nil {
+            rowCount += 1
+            guard rowCount <= DataLimits.maximumRowCount else {
+                throw SpriteError(input: input, problem: "more than \(DataLimits.maximumRowCount) rows")
+            }
+        }
+        return result
+    }
+
+    // MARK: CSV
+
+    private func readHeader() throws(SpriteError) {
+        stream.skipByteOrderMark()
+        while true {
+            guard let record = readCSVRecord() else { throw SpriteError(input: input, problem: "empty: no header row") }
+            if let problem = record.problem { throw SpriteError(input: input, line: record.line, problem: "header: \(problem)") }
+            if record.isBlank { continue }
+            var seen = Set<String>()
+            let names = record.values.map { $0.trimmingCharacters(in: .whitespaces) }
+            for (index, name) in names.enumerated() {
+                guard !name.isEmpty else { throw SpriteError(input: input, line: record.line, problem: "header: column \(index + 1) has no name") }
+                guard seen.insert(name).inserted else {
+                    throw SpriteError(input: input, line: record.line, problem: "header: column '\(name)' appears twice")
+                }
+            }
+            header = names
+            return
+        }
+    }
+
+    private func nextCSV() -> DataRowResult? {
+        while let record = readCSVRecord() {
+            if let problem = record.problem { return .malformed(line: record.line, problem: problem) }
+            if record.isBlank { continue }
+            let names = header!
+            guard record.values.count == names.count else {
+                return .malformed(line: record.line, problem: "\(record.values.count) field(s), the header has \(names.count)")
+            }
+            var fields: [String: String] = [:]
+            for (name, value) in zip(names, record.values) { fields[name] = value }
+            return .row(DataRow(line: record.line, fields: fields))
+        }
+        return nil
+    }
+
+    private struct CSVRecord {
+        var line: Int
+        var values: [String] = []
+        var problem: String? = nil
+        /// An empty line (not `""`, which is one empty field).
+        var isBlank = false
+    }
+
+    /// One record, RFC 4180 (section 2): fields split by commas, records by
+    /// CRLF or LF; a field in double quotes may hold commas, line breaks
+    /// and `""` (a quote). A malformed record is read to its end, so the
+    /// next one starts clean.
+    private func readCSVRecord() -> CSVRecord? {
+        guard stream.peekByte() != nil else { return nil }
+        var record = CSVRecord(line: stream.line)
+        var field: [UInt8] = []
+        var quoted = false, anyQuoted = false
+        var recordBytes = 0
+        func fail(_ problem: String) { if record.problem == nil { record.problem = problem } }
+        func finishField() {
+            if record.values.count >= DataLimits.maximumFieldCount {
+                fail("more than \(DataLimits.maximumFieldCount) fields")
+            } else {
+                record.values.append(String(decoding: field, as: UTF8.self))
+            }
+            field.removeAll(keepingCapacity: true)
+            quoted = false
+        }
+        func append(_ byte: UInt8) {
+            recordBytes += 1
+            if field.count < DataLimits.maximumFieldBytes { field.append(byte) } else {
+                fail("a field longer than \(DataLimits.maximumFieldBytes) bytes")
+            }
+            if recordBytes > DataLimits.maximumRowBytes { fail("a record longer than \(DataLimits.maximumRowBytes) bytes") }
+        }
+        while let byte = stream.nextByte() {
+            if byte == UInt8(ascii: "\"") && field.isEmpty && !quoted {
+                // A quoted field, up to its closing quote.
+                let opening = stream.line
+                quoted = true; anyQuoted = true
+                var closed = false
+                while let inner = stream.nextByte() {
+                    if inner == UInt8(ascii: "\"") {
+                        if stream.peekByte() == UInt8(ascii: "\"") { _ = stream.nextByte(); append(inner); continue }
+                        closed = true
+                        break
+                    }
+                    append(inner)
+                }
+                guard closed else {
+                    fail("a quoted field opened on line \(opening) is never closed")
+                    finishField()
+                    return record
+                }
+                switch stream.peekByte() {
+                case UInt8(ascii: ",")?, UInt8(ascii: "\n")?, UInt8(ascii: "\r")?, nil: break
+                default: fail("text after a closing quote (a quote inside a quoted field is written \"\")")
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: ","):
+                finishField()
+            case UInt8(ascii: "\r") where stream.peekByte() == UInt8(ascii: "\n"):
+                continue
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                finishField()
+                record.isBlank = record.values == [""] && !anyQuoted
+                return record
+            case UInt8(ascii: "\""):
+                fail("a quote inside an unquoted field (quote the whole field and double the quote)")
+                append(byte)
+            default:
+                if quoted { fail("text after a closing quote (a quote inside a quoted field is written \"\")") }
+                append(byte)
+            }
+        }
+        finishField()
+        record.isBlank = record.values == [""] && !anyQuoted
+        return record
+    }
+
+    // MARK: JSON lines
+
+    private func nextJSONLine() -> DataRowResult? {
+        while stream.peekByte() != nil {
+            let line = stream.line
+            guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes) else {
+                return .malformed(line: line, problem: "a line longer than \(DataLimits.maximumRowBytes) bytes")
+            }
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            return JSONRow.parse(bytes, line: line, what: "line")
+        }
+        return nil
+    }
+}
+
+/// Turns one JSON object's text into a row.
+enum JSONRow {
+    static func parse(_ bytes: [UInt8], line: Int, what: String) -> DataRowResult {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            return .malformed(line: line, problem: "not valid JSON (\(reason(error)))")
+        }
+        guard case .object(let members) = value else {
+            return .malformed(line: line, problem: "the \(what) is \(value.typeName), not a JSON object")
+        }
+        return row(members, line: line)
+    }
+
+    static func row(_ members: [String: JSONValue], line: Int, coordinates: [Double]? = nil) -> DataRowResult {
+        guard members.count <= DataLimits.maximumFieldCount else {
+            return .malformed(line: line, problem: "more than \(DataLimits.maximumFieldCount) fields")
+        }
+        var fields: [String: String] = [:]
+        for (key, value) in members { fields[key] = text(value) }
+        return .row(DataRow(line: line, fields: fields, coordinates: coordinates))
+    }
+
+    /// A JSON value as field text.
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .null: return ""
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return JSONText.serialize(value)
+        }
+    }
+
+    static func reason(_ error: Error) -> String {
+        var text: String
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+                text = context.debugDescription
+                if let underlying = context.underlyingError {
+                    text = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? text
+                }
+            @unknown default: text = "\(error)"
+            }
+        } else {
+            text = "\(error)"
+        }
+        return text.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    }
+}

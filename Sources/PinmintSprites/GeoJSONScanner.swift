@@ -1,0 +1,162 @@
+import Foundation
+import PinmintMarkers
+
+/// Finds the features of a GeoJSON FeatureCollection in a byte stream one at
+/// a time, without holding the document: it follows strings and bracket
+/// depth only, finds the top-level `"features"` array, and hands each
+/// element's text to the JSON parser. A feature that does not parse is one
+/// malformed row; the scan goes on at the next element.
+struct GeoJSONScanner {
+    private var started = false
+    private var inFeatures = false
+    private var finished = false
+
+    mutating func next(_ stream: ByteStream, input: String) throws(SpriteError) -> DataRowResult? {
+        if finished { return nil }
+        if !started {
+            started = true
+            stream.skipByteOrderMark()
+            skipSpace(stream)
+            guard stream.nextByte() == UInt8(ascii: "{") else {
+                throw SpriteError(input: input, line: stream.line, problem: "not a GeoJSON object (it must start with '{')")
+            }
+            try findFeatures(stream, input: input)
+            inFeatures = true
+        }
+        // Inside the features array: the next element, or its end.
+        while true {
+            skipSpace(stream)
+            guard let byte = stream.peekByte() else {
+                throw SpriteError(input: input, line: stream.line, problem: "the file ends inside the features array")
+            }
+            if byte == UInt8(ascii: ",") { _ = stream.nextByte(); continue }
+            if byte == UInt8(ascii: "]") {
+                _ = stream.nextByte()
+                finished = true
+                return nil
+            }
+            let line = stream.line
+            let element = try readElement(stream, input: input)
+            guard let bytes = element else {
+                return .malformed(line: line, problem: "a feature longer than \(DataLimits.maximumRowBytes) bytes")
+            }
+            return Self.feature(bytes, line: line)
+        }
+    }
+
+    /// Reads up to the `[` of the top-level `"features"` array.
+    private func findFeatures(_ stream: ByteStream, input: String) throws(SpriteError) {
+        // At depth 1 (inside the top-level object): keys, colons, values.
+        var depth = 1
+        var lastString: [UInt8] = []
+        var key: [UInt8]? = nil
+        while let byte = stream.nextByte() {
+            switch byte {
+            case UInt8(ascii: "\""):
+                let text = readString(stream, keep: 64)
+                if depth == 1 {
+                    // The value of the top-level "type".
+                    if key == [UInt8]("type".utf8) && lastString.isEmpty && text != [UInt8]("FeatureCollection".utf8) {
+                        throw SpriteError(input: input, line: stream.line,
+                                          problem: "a GeoJSON \(String(decoding: text, as: UTF8.self)), not a FeatureCollection")
+                    }
+                    lastString = text
+                }
+            case UInt8(ascii: ":") where depth == 1:
+                key = lastString
+                lastString = []
+            case UInt8(ascii: ",") where depth == 1:
+                key = nil; lastString = []
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth == 1 && byte == UInt8(ascii: "[") && key == [UInt8]("features".utf8) { return }
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    throw SpriteError(input: input, line: stream.line, problem: "no \"features\" array: not a GeoJSON FeatureCollection")
+                }
+            default:
+                break
+            }
+        }
+        throw SpriteError(input: input, line: stream.line, problem: "the file ends before a \"features\" array")
+    }
+
+    /// The bytes of one array element, up to (not including) the `,` or `]`
+    /// that ends it at the array's depth; nil when it is too long (skipped).
+    private func readElement(_ stream: ByteStream, input: String) throws(SpriteError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var tooLong = false
+        var depth = 0
+        let startLine = stream.line
+        func keep(_ byte: UInt8) {
+            if bytes.count < DataLimits.maximumRowBytes { bytes.append(byte) } else { tooLong = true }
+        }
+        while let byte = stream.peekByte() {
+            if depth == 0 && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")) { return tooLong ? nil : bytes }
+            _ = stream.nextByte()
+            keep(byte)
+            switch byte {
+            case UInt8(ascii: "\""):
+                // The string's bytes and its closing quote, escapes kept.
+                var escaped = false
+                while let inner = stream.nextByte() {
+                    keep(inner)
+                    if escaped { escaped = false; continue }
+                    if inner == UInt8(ascii: "\\") { escaped = true } else if inner == UInt8(ascii: "\"") { break }
+                }
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth < 0 { throw SpriteError(input: input, line: stream.line, problem: "unbalanced '\(Character(UnicodeScalar(byte)))'") }
+            default: break
+            }
+        }
+        throw SpriteError(input: input, line: startLine, problem: "the file ends inside the feature that starts here")
+    }
+
+    /// A string's first `keep` bytes after its opening quote (the rest is skipped).
+    private func readString(_ stream: ByteStream, keep: Int) -> [UInt8] {
+        var text: [UInt8] = []
+        var escaped = false
+        while let byte = stream.nextByte() {
+            if escaped { escaped = false; if text.count < keep { text.append(byte) }; continue }
+            if byte == UInt8(ascii: "\\") { escaped = true; continue }
+            if byte == UInt8(ascii: "\"") { break }
+            if text.count < keep { text.append(byte) }
+        }
+        return text
+    }
+
+    private func skipSpace(_ stream: ByteStream) {
+        while let byte = stream.peekByte(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { _ = stream.nextByte() }
+    }
+
+    /// A feature's properties as fields (its `id` too when the properties have none), and a Point's coordinates.
+    static func feature(_ bytes: [UInt8], line: Int) -> DataRowResult {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
+            return .malformed(line: line, problem: "the feature is not valid JSON (\(JSONRow.reason(error)))")
+        }
+        guard case .object(let feature) = value else {
+            return .malformed(line: line, problem: "the feature is \(value.typeName), not an object")
+        }
+        guard feature["type"] == .string("Feature") else {
+            return .malformed(line: line, problem: "not a Feature (\"type\": \(feature["type"].map { JSONText.serialize($0) } ?? "missing"))")
+        }
+        var properties: [String: JSONValue]
+        switch feature["properties"] {
+        case .object(let members)?: properties = members
+        case .null?, nil: properties = [:]
+        case let other?: return .malformed(line: line, problem: "\"properties\" is \(other.typeName), not an object")
+        }
+        if properties["id"] == nil, let id = feature["id"] { properties["id"] = id }
+        var coordinates: [Double]? = nil
+        if case .object(let geometry)? = feature["geometry"], geometry["type"] == .string("Point"),
+           case .array(let position)? = geometry["coordinates"], position.count >= 2,
+           case .number(let longitude) = position[0], case .number(let latitude) = position[1] {
+            coordinates = [longitude, latitude]
+        }
+        return JSONRow.row(properties, line: line, coordinates: coordinates)
+    }
+}

@@ -1,0 +1,379 @@
+import Foundation
+import PinmintGeometry
+import PinmintMarkers
+import PinmintPNG
+import PinmintRaster
+import PinmintSVG
+
+/// What goes into a sprite, gathered from the command line's inputs:
+///
+/// - **Folders**, walked recursively (hidden files skipped): every `.svg`
+///   and `.png` is an icon whose id is its path below the folder without
+///   the extension, so sub-folder names become id prefixes (`food/cafe`),
+///   as spreet names them. `NAME@2x.png` beside `NAME.png` is used at @2x.
+/// - **SVG files**: drawn at each ratio exactly as `pinmint render ICON.svg --scale R`.
+/// - **PNG files**: `NAME.png`, and `NAME@Rx.png` for @Rx when present (else
+///   `NAME.png` resampled, with a warning).
+/// - **Marker descriptions** (`.json`): one marker (a preset with options or
+///   a style), or a list of them, each with an optional `"id"` and
+///   `"sprite"` object (`stretchable`, `content`, `stretchX`, `stretchY`,
+///   `textFitWidth`, `textFitHeight`, `sdf`). A style's variants add
+///   `-VARIANT` to the id.
+/// - **A sidecar** (`.json` with an `"icons"` object): per-id metadata for
+///   any icon, in @1x pixels (scaled by the ratio).
+public struct SpriteInputs: Sendable {
+    /// One image source, rendered at each ratio.
+    public enum Source: Sendable {
+        case svg(id: String, path: String)
+        /// `files[ratio]`: the PNG for that ratio; `files[1]` always exists.
+        case png(id: String, files: [Double: String])
+        case marker(id: String, file: MarkerFile, input: String, options: MarkerSpriteOptions)
+
+        /// The id (a marker's default variant; others add `-VARIANT`).
+        public var id: String {
+            switch self {
+            case .svg(let id, _), .png(let id, _), .marker(let id, _, _, _): return id
+            }
+        }
+    }
+
+    public private(set) var sources: [Source] = []
+    /// Per-id metadata from sidecars and marker lists, in @1x pixels.
+    public private(set) var overrides: [String: SpriteMetadataOverride] = [:]
+
+    /// Collects the sources named by `paths` (files and folders).
+    /// - Throws: `SpriteError` naming the file for a missing path, an
+    ///   unsupported file, a malformed description or sidecar, a duplicate id,
+    ///   or sidecar metadata for an id no input has.
+    public init(paths: [String]) throws(SpriteError) {
+        var sidecarEntries: [(file: String, id: String)] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw SpriteError(input: path, problem: "no such file or folder")
+            }
+            if isFolder.boolValue {
+                try addFolder(path)
+                continue
+            }
+            let name = (path as NSString).lastPathComponent
+            let id = Self.stem(name)
+            switch (name as NSString).pathExtension.lowercased() {
+            case "svg": sources.append(.svg(id: id, path: path))
+            case "png":
+                guard Self.ratioSuffix(of: id) == nil else {
+                    throw SpriteError(input: path, problem: "give the @1x file (\(Self.stripRatio(id).name).png); its @Nx files are found beside it")
+                }
+                sources.append(.png(id: id, files: Self.ratioFiles(base: path)))
+            case "json":
+                sidecarEntries += try addJSON(path)
+            default:
+                throw SpriteError(input: path, problem: "not an input a sprite takes (.svg, .png, a marker .json, a sidecar .json, or a folder)")
+            }
+        }
+        // Duplicate ids across inputs, then sidecar ids that name nothing.
+        var seen: [String: Int] = [:]
+        for (index, source) in sources.enumerated() {
+            for id in Self.ids(of: source) {
+                if let first = seen[id] {
+                    throw SpriteError(input: Self.origin(of: source), problem: "duplicate id '\(id)' (also from \(Self.origin(of: sources[first])))")
+                }
+                seen[id] = index
+            }
+        }
+        for entry in sidecarEntries where seen[entry.id] == nil {
+            let hint = JSONSuggestion.closest(to: entry.id, in: Array(seen.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            throw SpriteError(input: entry.file, problem: "icons.\(entry.id): no input has this id\(hint)")
+        }
+    }
+
+    /// Every id `source` produces (a marker: one per variant).
+    static func ids(of source: Source) -> [String] {
+        switch source {
+        case .marker(let id, let file, _, _):
+            return file.style.variantNames.map { $0 == "default" ? id : "\(id)-\($0)" }
+        default:
+            return [source.id]
+        }
+    }
+
+    static func origin(of source: Source) -> String {
+        switch source {
+        case .svg(_, let path): return path
+        case .png(_, let files): return files[1] ?? source.id
+        case .marker(_, _, let input, _): return input
+        }
+    }
+
+    // MARK: Folders
+
+    private mutating func addFolder(_ folder: String) throws(SpriteError) {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else {
+            throw SpriteError(input: folder, problem: "cannot read the folder")
+        }
+        var files: [String] = []
+        while let relative = walker.nextObject() as? String {
+            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let lowered = relative.lowercased()
+            if lowered.hasSuffix(".svg") || lowered.hasSuffix(".png") { files.append(relative) }
+        }
+        let before = sources.count
+        for relative in files.sorted() {
+            let path = (folder as NSString).appendingPathComponent(relative)
+            let id = Self.stem(relative)
+            if relative.lowercased().hasSuffix(".svg") {
+                sources.append(.svg(id: id, path: path))
+            } else if let suffix = Self.ratioSuffix(of: id) {
+                let base = Self.stripRatio(id).name
+                guard files.contains(where: { Self.stem($0) == base && $0.lowercased().hasSuffix(".png") }) else {
+                    throw SpriteError(input: path, problem: "@\(format(suffix))x icon without its @1x file \(base).png")
+                }
+            } else {
+                sources.append(.png(id: id, files: Self.ratioFiles(base: path)))
+            }
+        }
+        if sources.count == before {
+            throw SpriteError(input: folder, problem: "no .svg or .png icons in the folder")
+        }
+    }
+
+    /// `a/b.svg` → `a/b`.
+    static func stem(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return folder.isEmpty ? name : "\(folder)/\(name)"
+    }
+
+    /// 2 for `name@2x`, nil without a ratio suffix.
+    static func ratioSuffix(of stem: String) -> Double? { stripRatio(stem).ratio }
+
+    static func stripRatio(_ stem: String) -> (name: String, ratio: Double?) {
+        guard let at = stem.range(of: "@", options: .backwards), stem.hasSuffix("x"),
+              let ratio = Double(stem[at.upperBound...].dropLast()), ratio > 0 else { return (stem, nil) }
+        return (String(stem[..<at.lowerBound]), ratio)
+    }
+
+    /// `NAME.png` and every `NAME@Nx.png` beside it.
+    static func ratioFiles(base path: String) -> [Double: String] {
+        var files: [Double: String] = [1: path]
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        for sibling in siblings where sibling.hasPrefix(name + "@") && sibling.lowercased().hasSuffix(".png") {
+            let stripped = stripRatio((sibling as NSString).deletingPathExtension)
+            if stripped.name == name, let ratio = stripped.ratio {
+                files[ratio] = (folder as NSString).appendingPathComponent(sibling)
+            }
+        }
+        return files
+    }
+
+    // MARK: JSON inputs
+
+    /// Adds a marker description, a list of them, or a sidecar; returns the sidecar's ids.
+    private mutating func addJSON(_ path: String) throws(SpriteError) -> [(file: String, id: String)] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SpriteError(input: path, problem: "cannot read the file")
+        }
+        let root: JSONValue
+        do { root = try JSONValue.parse(data, name: path) } catch { throw SpriteError(input: path, problem: error.problem) }
+        let folder = (path as NSString).deletingLastPathComponent
+        let baseID = Self.stem((path as NSString).lastPathComponent)
+        switch root {
+        case .object(let members) where members["icons"] != nil:
+            guard case .object(let icons)? = members["icons"], members.count == 1 else {
+                throw SpriteError(input: path, problem: "a sidecar is {\"icons\": {\"ID\": {metadata}}} and nothing else")
+            }
+            var ids: [(String, String)] = []
+            for id in icons.keys.sorted() {
+                let override = try SpriteMetadataOverride(icons[id]!, place: "icons.\(id)", input: path, allowsStretchable: false)
+                overrides[id, default: SpriteMetadataOverride()].merge(override)
+                ids.append((path, id))
+            }
+            return ids
+        case .object:
+            try addMarker(root, id: baseID, input: path, folder: folder)
+        case .array(let items):
+            guard !items.isEmpty, items.count <= 10_000 else {
+                throw SpriteError(input: path, problem: "a marker list holds 1 to 10000 markers, this one \(items.count)")
+            }
+            for (index, item) in items.enumerated() {
+                try addMarker(item, id: "\(baseID)-\(index + 1)", input: "\(path)[\(index)]", folder: folder, isListItem: true)
+            }
+        default:
+            throw SpriteError(input: path, problem: "expected a marker description, a list of them or a sidecar, found \(root.typeName)")
+        }
+        return []
+    }
+
+    private mutating func addMarker(_ value: JSONValue, id defaultID: String, input: String, folder: String,
+                                    isListItem: Bool = false) throws(SpriteError) {
+        guard case .object(var members) = value else {
+            throw SpriteError(input: input, problem: "expected a marker description (an object), found \(value.typeName)")
+        }
+        var id = defaultID
+        if let given = members.removeValue(forKey: "id") {
+            guard case .string(let text) = given, SpriteID.problem(text) == nil else {
+                throw SpriteError(input: input, problem: "id: \(SpriteID.problem(given.stringValue ?? "") ?? "expected a string")")
+            }
+            id = text
+        } else if isListItem, case .string(let name)? = members["name"] {
+            id = name
+        }
+        var options = MarkerSpriteOptions()
+        if let sprite = members.removeValue(forKey: "sprite") {
+            options.metadata = try SpriteMetadataOverride(sprite, place: "sprite", input: input, allowsStretchable: true)
+        }
+        let file: MarkerFile
+        do {
+            file = try MarkerFile(json: Data(JSONText.serialize(.object(members)).utf8), input: input, baseDirectory: folder)
+        } catch {
+            throw SpriteError(input: input, problem: error.path.isEmpty ? error.problem : "\(error.path): \(error.problem)")
+        }
+        sources.append(.marker(id: id, file: file, input: input, options: options))
+    }
+
+    // MARK: Rendering
+
+    /// Draws every source at `ratio` on `jobs` threads (one `MarkerRenderer`
+    /// per thread), in source order, and applies the sidecar metadata.
+    /// Warnings (missing glyphs, resampled PNGs) go to `warn`.
+    public func render(ratio: Double, jobs: Int = 1, fontFolders: [String] = [],
+                       warn: @Sendable (String) -> Void = { _ in }) throws(SpriteError) -> [SpriteImage] {
+        let results = ResultSlots<[SpriteImage]>(count: sources.count)
+        let sources = self.sources, overrides = self.overrides
+        let workers = max(1, min(jobs, sources.count))
+        let next = AtomicCounter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let renderer = LazyRenderer(fontFolders: fontFolders)
+            while true {
+                let index = next.increment()
+                guard index < sources.count, !results.hasFailure(before: index) else { return }
+                results.set(index, Result { () throws(SpriteError) -> [SpriteImage] in
+                    var images = try Self.render(sources[index], ratio: ratio, renderer: renderer, warn: warn)
+                    for position in images.indices {
+                        if let override = overrides[images[position].id] {
+                            images[position].metadata = try override.applied(to: images[position], input: Self.origin(of: sources[index]))
+                        }
+                    }
+                    return images
+                })
+            }
+        }
+        var images: [SpriteImage] = []
+        for index in 0..<sources.count {
+            switch results.get(index) {
+            case .success(let rendered)?: images += rendered
+            case .failure(let error)?: throw error
+            case nil: break
+            }
+        }
+        return images
+    }
+
+    private static func render(_ source: Source, ratio: Double, renderer: LazyRenderer,
+                               warn: (String) -> Void) throws(SpriteError) -> [SpriteImage] {
+        switch source {
+        case .svg(let id, let path):
+            let canvas: Canvas
+            do {
+                let document = try SVGDocument(contentsOfFile: path)
+                if ratio == 1 { for warning in document.warnings { warn("\(path): \(warning)") } }
+                canvas = try document.render(scale: ratio)
+            } catch {
+                throw SpriteError(input: path, problem: error.problem)
+            }
+            return [SpriteImage(id: id, width: canvas.width, height: canvas.height, pixels: canvas.straightRGBA8(),
+                                pixelRatio: ratio, source: path)]
+        case .png(let id, let files):
+            let path = files[ratio] ?? files[1]!
+            let decoded: PNGDecoder.Decoded
+            do { decoded = try PNGDecoder.decode(contentsOfFile: path) } catch {
+                throw SpriteError(input: path, problem: "not a usable PNG: \(error.problem)")
+            }
+            if files[ratio] != nil {
+                return [SpriteImage(id: id, width: decoded.width, height: decoded.height, pixels: decoded.straightRGBA8,
+                                    pixelRatio: ratio, source: path)]
+            }
+            let name = stripRatio(stem((path as NSString).lastPathComponent)).name
+            warn("\(path): no \(name)@\(format(ratio))x.png beside it; the @1x image is resampled (blurrier)")
+            let width = max(1, Int((Double(decoded.width) * ratio).rounded())), height = max(1, Int((Double(decoded.height) * ratio).rounded()))
+            let pattern = ImagePattern(image: decoded.image, transform: .scale(Double(width) / Double(decoded.width), Double(height) / Double(decoded.height)))
+            var rectangle = Path()
+            rectangle.addRect(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+            let canvas: Canvas
+            do {
+                canvas = try Canvas(width: width, height: height)
+                try canvas.fill(rectangle, paint: .image(pattern))
+            } catch {
+                throw SpriteError(input: path, problem: "cannot resample to @\(format(ratio))x: \(error)")
+            }
+            return [SpriteImage(id: id, width: width, height: height, pixels: canvas.straightRGBA8(), pixelRatio: ratio, source: path)]
+        case .marker(let id, let file, let input, let options):
+            let markerRenderer = try renderer.get()
+            var images: [SpriteImage] = []
+            do {
+                for description in try file.style.resolve(values: file.values) {
+                    let marker = try markerRenderer.render(description, scale: ratio)
+                    if ratio == 1 { for warning in marker.warnings { warn("\(input): \(warning)") } }
+                    let variantID = description.variant == "default" ? id : "\(id)-\(description.variant)"
+                    images.append(SpriteImage(marker: marker, id: variantID, stretchable: options.metadata.stretchable, source: input))
+                }
+            } catch {
+                throw SpriteError(input: input, problem: error.path.isEmpty ? error.problem : "\(error.path): \(error.problem)")
+            }
+            if !options.metadata.isEmpty {
+                for index in images.indices {
+                    images[index].metadata = try options.metadata.applied(to: images[index], input: input)
+                }
+            }
+            return images
+        }
+    }
+}
+
+/// A worker thread's `MarkerRenderer`, made when the first marker needs it.
+final class LazyRenderer {
+    private let fontFolders: [String]
+    private var renderer: MarkerRenderer?
+
+    init(fontFolders: [String]) { self.fontFolders = fontFolders }
+
+    func get() throws(SpriteError) -> MarkerRenderer {
+        if let renderer { return renderer }
+        do {
+            let made = try MarkerRenderer(fontFolders: fontFolders)
+            renderer = made
+            return made
+        } catch {
+            throw SpriteError(input: error.input, problem: error.problem)
+        }
+    }
+}
+
+/// What a marker-list entry's `"sprite"` object says.
+public struct MarkerSpriteOptions: Sendable {
+    public var metadata = SpriteMetadataOverride()
+    public init() {}
+}
+
+extension SpriteImage {
+    /// A rendered marker as a sprite image. A marker whose content box is
+    /// empty (a bubble or tag drawn without text) is stretchable: it gets
+    /// `content` (the content box) and `stretchX` / `stretchY` (the flat runs
+    /// of its body; see `RenderedMarker.stretchZones`). `stretchable` true or
+    /// false overrides that choice.
+    public init(marker: RenderedMarker, id: String, stretchable: Bool? = nil, source: String = "") {
+        var metadata = SpriteMetadata()
+        let box = marker.metadata.contentBox
+        let isStretchable = stretchable ?? (box.map { $0.width == 0 || $0.height == 0 } ?? false)
+        if isStretchable, let box {
+            let zones = marker.stretchZones()
+            metadata.content = [box.x, box.y, box.x + box.width, box.y + box.height]
+            if !zones.x.isEmpty { metadata.stretchX = zones.x }
+            if !zones.y.isEmpty { metadata.stretchY = zones.y }
+        }
+        self.init(id: id, width: marker.metadata.width, height: marker.metadata.height, pixels: marker.canvas.straightRGBA8(),
+                  pixelRatio: marker.metadata.pixelRatio, metadata: metadata, source: source)
+    }
+}

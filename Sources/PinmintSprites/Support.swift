@@ -1,0 +1,148 @@
+import Foundation
+import PinmintMarkers
+
+/// Sprite ids and batch marker ids: they name files, so they must be safe as one.
+public enum SpriteID {
+    /// The longest id in UTF-8 bytes (file names take 255; room for `-selected@3x.png`).
+    public static let maximumBytes = 200
+
+    /// Why `id` cannot be an id, or nil. Ids may hold letters of any script,
+    /// digits, and `-_.+,=()@ `, and `/` between folder-like parts (sprite ids only; see `allowsSlash`).
+    public static func problem(_ id: String, allowsSlash: Bool = true) -> String? {
+        if id.isEmpty { return "the id is empty" }
+        if id.utf8.count > maximumBytes { return "the id is \(id.utf8.count) bytes long; at most \(maximumBytes)" }
+        if id.hasPrefix(".") || id.hasPrefix("-") { return "the id '\(id)' starts with '\(id.first!)'" }
+        for character in id.unicodeScalars {
+            if character == "/" && allowsSlash { continue }
+            if character.properties.isAlphabetic || ("0"..."9").contains(character) || "-_.+,=()@ ".unicodeScalars.contains(character)
+                || character.properties.numericType != nil { continue }
+            return "the id '\(id)' holds '\(character)' (allowed: letters, digits and -_.+,=()@ and spaces\(allowsSlash ? ", '/' between parts" : ""))"
+        }
+        if allowsSlash && id.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0.hasPrefix(".") }) {
+            return "the id '\(id)' has an empty or hidden part between '/'"
+        }
+        return nil
+    }
+}
+
+/// "Did you mean" for misspelt keys: the candidate within edit distance 2.
+enum JSONSuggestion {
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, x) in a.enumerated() {
+                var current = [i + 1]
+                for (j, y) in b.enumerated() {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let target = Array(word)
+        return candidates.map { ($0, distance(target, Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+}
+
+extension JSONValue {
+    var stringValue: String? { if case .string(let text) = self { return text } else { return nil } }
+}
+
+/// JSON text of a `JSONValue` (keys sorted), to hand an edited description back to `MarkerFile`.
+enum JSONText {
+    static func serialize(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let value): return number(value)
+        case .string(let text): return quote(text)
+        case .array(let items): return "[" + items.map(serialize).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { quote($0) + ":" + serialize(members[$0]!) }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// 2 for 2.0; other numbers as Swift prints them (shortest round-trip).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// A counter shared by worker threads.
+final class AtomicCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    /// The value before the increment.
+    func increment() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value - 1
+    }
+}
+
+/// One result slot per task, filled by worker threads.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<Value, SpriteError>?]
+    private var firstFailure = Int.max
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Value, SpriteError>) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index] = result
+        if case .failure = result { firstFailure = min(firstFailure, index) }
+    }
+
+    func get(_ index: Int) -> Result<Value, SpriteError>? {
+        lock.lock(); defer { lock.unlock() }
+        return slots[index]
+    }
+
+    /// True when a task before `index` failed (its error is the one reported; later work is wasted).
+    func hasFailure(before index: Int) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return firstFailure < index
+    }
+}
+
+/// 64-bit FNV-1a: a fast, stable hash (the same in every process, unlike
+/// Swift's `Hasher`) for recipes and file contents in a batch index.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf29ce484222325
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        var hash = value
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        value = hash
+    }
+
+    mutating func add(_ text: String) {
+        var copy = text
+        copy.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(0)) { add($0) }
+    }
+
+    mutating func add(_ bytes: [UInt8]) { bytes.withUnsafeBytes { add($0) } }
+
+    var hex: String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+}

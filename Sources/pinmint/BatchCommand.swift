@@ -1,0 +1,213 @@
+import Foundation
+import PinmintMarkers
+import PinmintPNG
+import PinmintSprites
+
+let batchHelp = """
+Usage: pinmint batch DATA -o DIR --style PRESET|MARKER.json [--set OPTION=TEMPLATE]... [options]
+
+Renders one marker per row of DATA (CSV with a header row, JSON lines, or a
+GeoJSON FeatureCollection, whose features' properties are the fields) into
+DIR: one PNG per row and scale, and DIR/index.json with every marker's
+metadata (size, anchor, hit boxes, content box, Leaflet / MapLibre / MapKit
+offsets; GeoJSON points add their coordinates), one line per image.
+
+  pinmint batch listings.csv -o out/tags --style price-tag --set label='{price}萬' --set id='{id}' --scale 1,2
+  pinmint batch shops.geojson -o out/shops --style callout --set title='{name}' --sprite shops
+
+Options:
+  -o, --output DIR        the folder to write into (made if missing)
+  --style PRESET|FILE     a preset (pinmint styles) or a marker description file
+  --set OPTION=TEMPLATE   fill a style option from the row: {field} is a field's text,
+                          {{ and }} are braces (repeatable); --set id=TEMPLATE names the
+                          files (default: the row's id field, else row-LINE)
+  --scale LIST            pixel ratios, e.g. 1,2 (default 1; 0.25...8); ratio 1 writes
+                          ID.png, ratio N ID@Nx.png, variants ID-selected@Nx.png
+  --sprite NAME           write DIR/NAME.png + NAME.json (and @Nx) sprite sheets instead
+                          of one PNG per marker; with --spacing PX, --max-size PX,
+                          --unique, --minify and --sdf as in 'pinmint sprite'
+  --format FORMAT         csv, jsonl or geojson (default: from the extension; needed for '-')
+  --index NAME            the index file's name in DIR (default index.json)
+  --jobs N                threads (default: every core)
+  --png MODE              PNG compression: fast, default or small
+  --force                 render every marker, even those already up to date
+  --font-dir DIR          also look for fonts in DIR (repeatable)
+  -q, --quiet             no progress bar, no warnings
+
+A re-run renders only the markers whose recipe (style, option values, scale)
+changed or whose file is missing or altered (hashes in the index). A row that
+fails (a malformed CSV or GeoJSON row, a missing field, a bad value, a
+duplicate id) is reported with its line while the other rows render. On a
+terminal a progress bar shows the count, the rate and the time left.
+
+Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
+and the index counts the failures); 2 bad input or usage (nothing rendered;
+or the data broke off mid-way: the finished PNGs stay, the index is not
+replaced); 3 an unexpected failure. Every file is written whole (a temporary
+file, then a rename).
+"""
+
+func runBatch(_ rawArguments: [String]) -> Never {
+    do {
+        exit(try batch(rawArguments))
+    } catch let error as UsageError {
+        fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message)
+    } catch let error as SpriteError {
+        fail(error.description)
+    } catch let error as MarkerError {
+        fail(error.description)
+    } catch {
+        fail("\(error)", code: 3)
+    }
+}
+
+/// Runs the batch; returns the exit code (0 or 1), throws for 2.
+private func batch(_ rawArguments: [String]) throws -> Int32 {
+    if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(batchHelp); return 0 }
+    let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
+                                  valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",
+                                                 "--png", "--font-dir", "--spacing", "--max-size"],
+                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf"],
+                                  aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--set", "--font-dir"])
+    let data = try arguments.singlePositional("data file (CSV, JSON lines or GeoJSON)")
+    guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint batch: missing -o DIR") }
+    guard let styleName = arguments.value("--style") else {
+        throw UsageError(message: "pinmint batch: missing --style PRESET|MARKER.json (presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
+    }
+    let file: MarkerFile
+    if let preset = MarkerStyle.preset(named: styleName) {
+        file = MarkerFile(style: preset)
+    } else if styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) {
+        file = try MarkerFile(contentsOfFile: styleName)
+    } else {
+        throw UsageError(message: "pinmint batch: --style '\(styleName)' is not a preset or a .json marker file "
+                         + "(presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
+    }
+    var settings: [String: FieldTemplate] = [:]
+    var idTemplate: FieldTemplate? = nil
+    for setting in arguments.allValues("--set") {
+        guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else {
+            throw UsageError(message: "pinmint batch: --set '\(setting)' is not OPTION=TEMPLATE (e.g. label='{price}萬')")
+        }
+        let name = String(setting[..<equals]), text = String(setting[setting.index(after: equals)...])
+        let template = try FieldTemplate(text, input: "--set \(name)")
+        if name == "id" { idTemplate = template; continue }
+        guard settings[name] == nil else { throw UsageError(message: "pinmint batch: --set \(name) given more than once") }
+        settings[name] = template
+    }
+    let scales = try ratioList(arguments, option: "--scale", default: [1])
+    var format: DataFormat? = nil
+    if let text = arguments.value("--format") {
+        guard let given = DataFormat(rawValue: text.lowercased()) else {
+            throw UsageError(message: "pinmint batch: --format '\(text)' is not csv, jsonl or geojson")
+        }
+        format = given
+    } else if data == "-" {
+        throw UsageError(message: "pinmint batch: reading standard input needs --format csv|jsonl|geojson")
+    }
+    let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
+    let indexName = arguments.value("--index") ?? "index.json"
+    guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
+        throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
+    }
+
+    var configuration = try BatchConfiguration(file: file, settings: settings, idTemplate: idTemplate, scales: scales,
+                                               outputFolder: output, jobs: jobs)
+    configuration.indexName = indexName
+    configuration.pngMode = try pngMode(arguments)
+    configuration.fontFolders = try checkedFontFolders(arguments)
+    configuration.force = arguments.flag("--force")
+    let spriteOnly = ["--spacing", "--max-size"].filter { arguments.value($0) != nil } + ["--unique", "--minify", "--sdf"].filter { arguments.flag($0) }
+    if let name = arguments.value("--sprite") {
+        guard SpriteID.problem(name, allowsSlash: false) == nil else {
+            throw UsageError(message: "pinmint batch: --sprite '\(name)' must be a file name (no folders)")
+        }
+        var sprite = BatchConfiguration.SpriteOutput(name: name)
+        sprite.spacing = Int(try arguments.number("--spacing", default: 0, range: 0...64))
+        sprite.maximumSize = Int(try arguments.number("--max-size", default: Double(SpriteSheet.defaultMaximumSize), range: 64...16384))
+        sprite.unique = arguments.flag("--unique")
+        sprite.minified = arguments.flag("--minify")
+        sprite.sdf = arguments.flag("--sdf")
+        configuration.sprite = sprite
+    } else if let option = spriteOnly.first {
+        throw UsageError(message: "pinmint batch: \(option) applies to --sprite output only")
+    }
+
+    let reader = try DataRowReader(path: data, format: format)
+    let quiet = arguments.flag("--quiet")
+    let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
+    let failures = FailureReport()
+    let summary = try BatchRenderer(configuration: configuration).run(reader, progress: { bar.update($0) },
+                                                                     failure: { failures.report($0) })
+    bar.finish(summary)
+    failures.finish()
+    if !quiet && !summary.sheets.isEmpty {
+        FileHandle.standardError.write(Data("pinmint: sprite \(summary.sheets.joined(separator: ", "))\n".utf8))
+    }
+    return summary.failed > 0 ? 1 : 0
+}
+
+/// Failed rows on standard error: the first 100, then a count.
+private final class FailureReport: @unchecked Sendable {
+    static let limit = 100
+    private var count = 0
+    func report(_ error: SpriteError) {
+        count += 1
+        if count <= Self.limit {
+            ProgressBar.clearLine()
+            FileHandle.standardError.write(Data("pinmint: \(error.description)\n".utf8))
+        }
+    }
+    func finish() {
+        if count > Self.limit {
+            FileHandle.standardError.write(Data("pinmint: … and \(count - Self.limit) more failed rows (\(count) in all)\n".utf8))
+        }
+    }
+}
+
+/// `[##########----------] 1234 rows  5678 images/s  0:12 left` on a terminal, redrawn at most ten times a second.
+private final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var lastDraw: UInt64 = 0
+    nonisolated(unsafe) static var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    private var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    func update(_ progress: BatchProgress) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastDraw > 100_000_000 else { return }
+        lastDraw = now
+        let seconds = max(elapsed, 1e-3)
+        let images = progress.rendered + progress.skipped
+        var line = ""
+        if let fraction = progress.fraction {
+            let width = 24, filled = Int((fraction * Double(width)).rounded(.down))
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+        }
+        line += "\(progress.rows) rows  \(Int(Double(images) / seconds)) images/s"
+        if let fraction = progress.fraction, fraction > 0.01 {
+            let left = Int((seconds / fraction - seconds).rounded())
+            line += String(format: "  %d:%02d left", left / 60, left % 60)
+        }
+        if progress.failed > 0 { line += "  \(progress.failed) failed" }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        Self.drawn = true
+    }
+
+    func finish(_ summary: BatchProgress) {
+        guard enabled else { return }
+        Self.clearLine()
+        let seconds = max(elapsed, 1e-3)
+        FileHandle.standardError.write(Data(("pinmint: batch: \(summary.rows) rows, \(summary.rendered) images rendered, "
+            + "\(summary.skipped) up to date, \(summary.failed) failed in \(String(format: "%.1f", seconds)) s "
+            + "(\(Int(Double(summary.rendered + summary.skipped) / seconds)) images/s)\n").utf8))
+    }
+
+    static func clearLine() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); drawn = false }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PinmintMarkers
+import PinmintPNG
+import PinmintSprites
+
+let spriteHelp = """
+Usage: pinmint sprite INPUT... -o OUT/NAME [options]
+
+Packs icons and markers into a MapLibre / Mapbox GL sprite: NAME.png and
+NAME.json at @1x, NAME@2x.png and NAME@2x.json at @2x, and so on.
+
+Inputs (any mix):
+  FOLDER          every .svg and .png below it; ids are paths without the
+                  extension, so sub-folders become prefixes (food/cafe)
+  ICON.svg        drawn at each ratio as 'pinmint render ICON.svg --scale R'
+  ICON.png        ICON@2x.png beside it is used at @2x (else ICON.png is resampled)
+  MARKER.json     a marker description (a preset with options or a style) or a
+                  list of them, each with an optional "id" and "sprite" object;
+                  a marker drawn without text (an empty label) is stretchable
+                  and gets content, stretchX and stretchY
+  SIDECAR.json    {"icons": {"ID": {"content": [...], "stretchX": [[...]], "stretchY": [[...]],
+                  "textFitWidth": "...", "textFitHeight": "...", "sdf": true}}} in @1x pixels
+
+  pinmint sprite icons/ markers.json -o out/sprite --ratio 1,2
+  pinmint sprite icons/ -o out/sdf --sdf --unique --minify
+
+Options:
+  -o, --output OUT/NAME  where to write (NAME.png, NAME.json, NAME@2x.png ...)
+  --ratio LIST           pixel ratios, e.g. 1,2 (default 1,2; 0.25...8)
+  --unique               store identical images once (their ids share one rectangle)
+  --spacing PX           transparent pixels between images (default 0; 0...64)
+  --sdf                  signed distance fields (alpha ≥ 192 inside; radius 8 × ratio,
+                         buffer 3 × ratio) for icons the map recolours
+  --minify               compact JSON (no spaces or newlines)
+  --max-size PX          the largest sheet side (default 4096; 64...16384)
+  --jobs N               threads (default: every core)
+  --png MODE             PNG compression: fast, default or small
+  --font-dir DIR         also look for fonts in DIR (repeatable)
+  -q, --quiet            no warnings and no summary line
+
+Every sheet is rendered and packed before any file is written: bad input
+(a missing file, a duplicate id, an image larger than --max-size, images
+that do not fit) writes nothing and exits with code 2 after one line naming
+the input and the problem. The summary line on standard error gives each
+sheet's size and packing efficiency (image pixels / sheet pixels).
+"""
+
+func runSprite(_ rawArguments: [String]) throws {
+    if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(spriteHelp); return }
+    let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
+                                  valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
+                                  flagOptions: ["--unique", "--sdf", "--minify", "--quiet"],
+                                  aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--font-dir"])
+    guard !arguments.positionals.isEmpty else { throw UsageError(message: "pinmint sprite: missing the inputs (folders, .svg, .png, .json)") }
+    guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint sprite: missing -o OUT/NAME") }
+    guard !output.hasSuffix("/"), !(output as NSString).lastPathComponent.isEmpty else {
+        throw UsageError(message: "pinmint sprite: -o '\(output)' needs a sprite name after the folder (OUT/NAME)")
+    }
+    let base = output.lowercased().hasSuffix(".png") || output.lowercased().hasSuffix(".json")
+        ? (output as NSString).deletingPathExtension : output
+    let ratios = try ratioList(arguments, option: "--ratio", default: [1, 2])
+    let spacing = Int(try arguments.number("--spacing", default: 0, range: 0...64))
+    let maximumSize = Int(try arguments.number("--max-size", default: Double(SpriteSheet.defaultMaximumSize), range: 64...16384))
+    let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
+    let mode = try pngMode(arguments)
+    let quiet = arguments.flag("--quiet")
+    let fontFolders = try checkedFontFolders(arguments)
+
+    let inputs = try SpriteInputs(paths: arguments.positionals)
+    let warnings = WarningList()
+    var files: [(path: String, bytes: [UInt8])] = []
+    var summaries: [String] = []
+    var imageCount = 0
+    for ratio in ratios {
+        var images = try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, warn: { warnings.add($0) })
+        // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
+        images = images.map { arguments.flag("--sdf") || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 }
+        let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: arguments.flag("--unique"), name: output)
+        let fileBase = SpriteSheet.fileBase(base, pixelRatio: ratio)
+        files.append((fileBase + ".png", try sheet.pngData(mode: mode)))
+        files.append((fileBase + ".json", Array(sheet.indexJSON(minified: arguments.flag("--minify")).utf8)))
+        imageCount = images.count
+        let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
+        summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+    }
+    if !quiet { for warning in warnings.all { FileHandle.standardError.write(Data("pinmint: warning: \(warning)\n".utf8)) } }
+    let folder = (base as NSString).deletingLastPathComponent
+    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw UsageError(message: "\(folder): cannot create the folder: \(error.localizedDescription)")
+        }
+    }
+    for file in files { try PNGEncoder.writeAtomically(file.bytes, to: file.path) }
+    if !quiet {
+        FileHandle.standardError.write(Data("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n".utf8))
+    }
+}
+
+/// `--ratio 1,2`: distinct pixel ratios in 0.25...8.
+func ratioList(_ arguments: Arguments, option: String, default defaultRatios: [Double]) throws(UsageError) -> [Double] {
+    guard let text = arguments.value(option) else { return defaultRatios }
+    var ratios: [Double] = []
+    for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let trimmed = piece.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "x", with: "")
+        guard let ratio = Double(trimmed), ratio.isFinite else {
+            throw UsageError(message: "\(arguments.command): \(option) '\(text)': '\(piece)' is not a number")
+        }
+        guard (0.25...8).contains(ratio) else { throw UsageError(message: "\(arguments.command): \(option) \(piece) is out of range (0.25...8)") }
+        if !ratios.contains(ratio) { ratios.append(ratio) }
+    }
+    guard ratios.count <= 8 else { throw UsageError(message: "\(arguments.command): \(option) lists more than 8 ratios") }
+    return ratios
+}
+
+func formatRatio(_ ratio: Double) -> String { ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio) }
+
+func checkedFontFolders(_ arguments: Arguments) throws(UsageError) -> [String] {
+    let folders = arguments.allValues("--font-dir")
+    for folder in folders {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(message: "\(arguments.command): --font-dir '\(folder)' is not a folder")
+        }
+    }
+    return folders
+}
+
+/// Warnings from worker threads, each kept once, in the order first seen.
+final class WarningList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ warning: String) {
+        lock.lock(); defer { lock.unlock() }
+        if !items.contains(warning) { items.append(warning) }
+    }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import PinmintPNG
+import Testing
+
+/// Straight RGBA8 pixels of a rectangle of a decoded PNG.
+func crop(_ png: PNGDecoder.Decoded, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for row in y..<(y + height) {
+        let start = (row * png.width + x) * 4
+        bytes += png.straightRGBA8[start..<(start + width * 4)]
+    }
+    return bytes
+}
+
+func jsonObject(_ path: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+}
+
+/// `pinmint sprite`: files, ids, pixels, metadata, exit codes and messages are contracts.
+struct SpriteCommandTests {
+    /// icons/pin.svg, icons/food/cafe.svg, icons/dot.png + dot@2x.png.
+    func iconFolder(in folder: URL) throws -> URL {
+        let icons = folder.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: icons.appendingPathComponent("food"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg"), to: icons.appendingPathComponent("pin.svg"))
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/scenes/star-evenodd.svg"),
+                                         to: icons.appendingPathComponent("food/cafe.svg"))
+        for (name, side, value) in [("dot.png", 8, UInt8(40)), ("dot@2x.png", 16, UInt8(90))] {
+            let pixels = [UInt8]((0..<(side * side)).flatMap { _ in [value, 0, 0, 255] })
+            try Data(try PNGEncoder.encode(straightRGBA8: pixels, width: side, height: side)).write(to: icons.appendingPathComponent(name))
+        }
+        return icons
+    }
+
+    @Test func folderOfIconsAtTwoRatios() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = try iconFolder(in: folder)
+        let out = folder.appendingPathComponent("out/sprite").path
+        let result = try runPinmint(["sprite", icons.path, "-o", out, "--ratio", "1,2"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("% packed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+            == ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"])
+        for (suffix, ratio) in [("", 1), ("@2x", 2)] {
+            let index = try jsonObject(out + suffix + ".json")
+            #expect(index.keys.sorted() == ["dot", "food/cafe", "pin"])
+            let sheet = try PNGDecoder.decode(contentsOfFile: out + suffix + ".png")
+            // An SVG icon's pixels are those of `pinmint render ICON.svg --scale R`.
+            let single = folder.appendingPathComponent("pin\(suffix).png").path
+            #expect(try runPinmint(["render", icons.appendingPathComponent("pin.svg").path, "--scale", "\(ratio)", "-o", single]).status == 0)
+            let rendered = try PNGDecoder.decode(contentsOfFile: single)
+            let pin = try #require(index["pin"] as? [String: Int])
+            #expect(pin["width"] == rendered.width && pin["height"] == rendered.height && pin["pixelRatio"] == ratio)
+            #expect(crop(sheet, x: pin["x"]!, y: pin["y"]!, width: pin["width"]!, height: pin["height"]!) == rendered.straightRGBA8)
+            // The PNG's @2x file is used at @2x.
+            let dot = try #require(index["dot"] as? [String: Int])
+            #expect(dot["width"] == 8 * ratio)
+            #expect(crop(sheet, x: dot["x"]!, y: dot["y"]!, width: 1, height: 1)[0] == (ratio == 1 ? 40 : 90))
+        }
+    }
+
+    @Test func stretchableMarkersAndSidecar() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = try iconFolder(in: folder)
+        let markers = folder.appendingPathComponent("markers.json")
+        try Data(#"[{"id": "tag", "preset": "price-tag", "options": {"label": ""}}, {"id": "tag-5200", "preset": "price-tag", "options": {"label": "5200萬"}}, {"id": "bubble", "preset": "avatar", "options": {"name": "张三"}}]"#.utf8).write(to: markers)
+        let sidecar = folder.appendingPathComponent("sidecar.json")
+        try Data(#"{"icons": {"dot": {"content": [2, 2, 6, 6], "stretchX": [[3, 5]], "textFitWidth": "stretchOnly"}}}"#.utf8).write(to: sidecar)
+        let out = folder.appendingPathComponent("s").path
+        let result = try runPinmint(["sprite", icons.path, markers.path, sidecar.path, "-o", out, "--ratio", "2", "--spacing", "2"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let index = try jsonObject(out + "@2x.json")
+        #expect(index.keys.sorted() == ["bubble", "bubble-selected", "dot", "food/cafe", "pin", "tag", "tag-5200"])
+        let tag = try #require(index["tag"] as? [String: Any])
+        #expect((tag["content"] as? [Int])?.count == 4 && tag["stretchX"] != nil)
+        #expect((index["tag-5200"] as? [String: Any])?["stretchX"] == nil)
+        let dot = try #require(index["dot"] as? [String: Any])
+        #expect(dot["content"] as? [Int] == [4, 4, 12, 12] && dot["stretchX"] as? [[Int]] == [[6, 10]])
+        #expect(dot["textFitWidth"] as? String == "stretchOnly")
+    }
+
+    @Test func sdfUniqueAndMinify() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = try iconFolder(in: folder)
+        try FileManager.default.copyItem(at: icons.appendingPathComponent("pin.svg"), to: icons.appendingPathComponent("pin-copy.svg"))
+        let out = folder.appendingPathComponent("sdf").path
+        let result = try runPinmint(["sprite", icons.path, "-o", out, "--ratio", "1", "--sdf", "--unique", "--minify"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = try String(contentsOfFile: out + ".json", encoding: .utf8)
+        #expect(!text.contains(" ") && !text.contains("\n"))
+        let index = try jsonObject(out + ".json")
+        let pin = try #require(index["pin"] as? [String: Any]), copy = try #require(index["pin-copy"] as? [String: Any])
+        #expect(pin["x"] as? Int == copy["x"] as? Int && pin["y"] as? Int == copy["y"] as? Int)
+        #expect(pin["sdf"] as? Bool == true)
+        #expect(pin["width"] as? Int == 60 + 6)        // the 60-point pin plus a 3-pixel buffer each side
+        #expect(result.standardError.contains("distinct"))
+    }
+
+    @Test(arguments: [
+        (["--max-size", "64"], "larger than the sheet's maximum side of 64 (--max-size)"),
+        (["MISSING"], "MISSING: no such file or folder"),
+        (["DUPLICATE"], "duplicate id 'pin'"),
+        (["BADSIDECAR"], "icons.nope: no input has this id"),
+    ])
+    func badInputWritesNothing(_ extra: [String], _ message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = try iconFolder(in: folder)
+        var arguments = ["sprite", icons.path, "-o", folder.appendingPathComponent("out/x").path]
+        for argument in extra {
+            switch argument {
+            case "MISSING": arguments.append("MISSING")
+            case "DUPLICATE": arguments.append(icons.appendingPathComponent("pin.svg").path)
+            case "BADSIDECAR":
+                let sidecar = folder.appendingPathComponent("side.json")
+                try Data(#"{"icons": {"nope": {"sdf": true}}}"#.utf8).write(to: sidecar)
+                arguments.append(sidecar.path)
+            default: arguments.append(argument)
+            }
+        }
+        let result = try runPinmint(arguments)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+}
+
+/// `pinmint batch`: files, the index, exit codes, skipping and row errors are contracts.
+struct BatchCommandTests {
+    static let csv = #"""
+    id,price,name
+    a1,5200,"Smith, J"
+    a2,"38""",x
+    a3,120
+    a1,99,dup
+    a5,77,"multi
+    line"
+    a6,88,"oops"x
+    a7,66,ok
+
+    """#
+
+    @Test func csvRowsFilesIndexAndFailures() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv")
+        try Data(Self.csv.utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}萬", "--scale", "1,2"])
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines == ["pinmint: \(data.path):4: 2 field(s), the header has 3",
+                          "pinmint: \(data.path):5: duplicate id 'a1' (first on line 2)",
+                          "pinmint: \(data.path):8: text after a closing quote (a quote inside a quoted field is written \"\")"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            == ["a1.png", "a1@2x.png", "a2.png", "a2@2x.png", "a5.png", "a5@2x.png", "a7.png", "a7@2x.png", "index.json"])
+        let index = try jsonObject(out + "/index.json")
+        #expect(index["failed"] as? Int == 3 && index["style"] as? String == "price-tag")
+        let markers = try #require(index["markers"] as? [[String: Any]])
+        #expect(markers.map { $0["file"] as? String } == ["a1.png", "a1@2x.png", "a2.png", "a2@2x.png", "a5.png", "a5@2x.png", "a7.png", "a7@2x.png"])
+        #expect(markers.map { $0["row"] as? Int } == [2, 2, 3, 3, 6, 6, 9, 9])
+        // The metadata is what `pinmint render --meta` writes for the same marker.
+        let meta = try runPinmint(["render", "price-tag", "--label", "38\"萬", "--scale", "2", "-o", folder.appendingPathComponent("r.png").path, "--meta", "-"])
+        var expected = try #require(try JSONSerialization.jsonObject(with: meta.standardOutput) as? [String: Any])
+        var actual = markers[3]
+        for key in ["id", "file"] { expected[key] = nil; actual[key] = nil }
+        for key in ["row", "recipe", "png"] { actual[key] = nil }
+        #expect(NSDictionary(dictionary: expected) == NSDictionary(dictionary: actual))
+        let png = try PNGDecoder.decode(contentsOfFile: out + "/a2@2x.png")
+        #expect(png.width == markers[3]["width"] as? Int)
+    }
+
+    @Test func rerunSkipsUpToDateMarkersAndRedoesChangedOnes() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.jsonl")
+        try Data("{\"id\": \"x\", \"price\": 1}\n{\"id\": \"y\", \"price\": 2}\n{\"id\": \"z\", \"price\": 3}\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let arguments = ["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}萬"]
+        #expect(try runPinmint(arguments).status == 0)
+        let index = try String(contentsOfFile: out + "/index.json", encoding: .utf8)
+        func inode(_ name: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: out + "/" + name)[.systemFileNumber] as! Int }
+        let before = try ["x.png", "y.png", "z.png"].map(inode)
+        // Damage y.png; change z's price.
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: out + "/y.png"))
+        let damaged = try inode("y.png")
+        try Data("{\"id\": \"x\", \"price\": 1}\n{\"id\": \"y\", \"price\": 2}\n{\"id\": \"z\", \"price\": 4}\n".utf8).write(to: data)
+        #expect(try runPinmint(arguments).status == 0)
+        #expect(try inode("x.png") == before[0])                  // untouched
+        #expect(try inode("y.png") != damaged)                    // rewritten
+        #expect(try inode("z.png") != before[2])                  // new recipe
+        #expect(try PNGDecoder.decode(contentsOfFile: out + "/y.png").width > 0)
+        let rerun = try String(contentsOfFile: out + "/index.json", encoding: .utf8)
+        #expect(rerun.components(separatedBy: "\n").filter { $0.contains("\"file\":\"x.png\"") }
+            == index.components(separatedBy: "\n").filter { $0.contains("\"file\":\"x.png\"") })
+        // --force renders everything again.
+        #expect(try runPinmint(arguments + ["--force"]).status == 0)
+        #expect(try inode("x.png") != before[0])
+    }
+
+    @Test func geoJSONIntoASprite() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("shops.geojson")
+        try Data("""
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "id": "s1", "geometry": {"type": "Point", "coordinates": [121.5, 25.03]}, "properties": {"price": 5200}},
+          {"type": "Feature", "id": "s2", "geometry": {"type": "Point", "coordinates": [121.6, 25.04]}, "properties": {"price": 99}}
+        ]}
+        """.utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}", "--scale", "1,2",
+                                     "--sprite", "shops", "--minify"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            == ["index.json", "shops.json", "shops.png", "shops@2x.json", "shops@2x.png"])
+        let sprite = try jsonObject(out + "/shops@2x.json")
+        #expect(sprite.keys.sorted() == ["s1", "s2"])
+        let markers = try #require(try jsonObject(out + "/index.json")["markers"] as? [[String: Any]])
+        #expect(markers.first?["coordinates"] as? [Double] == [121.5, 25.03])
+        #expect(markers.map { $0["file"] as? String } == ["shops.png", "shops@2x.png", "shops.png", "shops@2x.png"])
+    }
+
+    @Test(arguments: [
+        (["--set", "label={cost}"], "--set label: no field 'cost' in"),
+        (["--set", "lable={price}"], "--set lable: price-tag has no option 'lable' (did you mean 'label'?)"),
+        (["--set", "label={price"], "a '{' is never closed"),
+        (["--style", "nope"], "--style 'nope' is not a preset"),
+    ])
+    func badUsageRendersNothing(_ extra: [String], _ message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv")
+        try Data("id,price\na,1\n".utf8).write(to: data)
+        var arguments = ["batch", data.path, "-o", folder.appendingPathComponent("out").path]
+        if !extra.contains("--style") { arguments += ["--style", "price-tag"] }
+        let result = try runPinmint(arguments + extra)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
+    @Test func brokenGeoJSONStopsWithCodeTwoAndKeepsThePreviousIndex() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.geojson")
+        try Data(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"id": "a", "price": 1}}, {"type": "Feature""#.utf8)
+            .write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("\(data.path):1: the file ends inside the feature"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/index.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { !$0.hasPrefix(".") })
+    }
+
+    @Test func standardInputDefaultIdsAndIndexName() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.arguments = ["batch", "-", "--format", "csv", "-o", out, "--style", "pin", "--set", "label={n}", "--index", "pins.json"]
+        let input = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data("n\n1\n2\n".utf8))
+        input.fileHandleForWriting.closeFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["pins.json", "row-2.png", "row-3.png"])
+        let markers = try #require(try jsonObject(out + "/pins.json")["markers"] as? [[String: Any]])
+        #expect(markers.map { $0["id"] as? String } == ["row-2", "row-3"])
+        // Standard input needs --format.
+        let missing = try runPinmint(["batch", "-", "-o", out, "--style", "pin"])
+        #expect(missing.status == 2 && missing.standardError.contains("needs --format"))
+    }
+}
+
+struct SpritePNGInputTests {
+    @Test func aMissingRetinaFileIsResampledWithAWarning() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icon = folder.appendingPathComponent("dot.png")
+        let pixels = [UInt8]((0..<(6 * 4)).flatMap { _ in [200, 10, 10, 255] as [UInt8] })
+        try Data(try PNGEncoder.encode(straightRGBA8: pixels, width: 6, height: 4)).write(to: icon)
+        let out = folder.appendingPathComponent("s").path
+        let result = try runPinmint(["sprite", icon.path, "-o", out, "--ratio", "1,3", "--jobs", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("dot.png: no dot@3x.png beside it; the @1x image is resampled"))
+        let entry = try #require(try jsonObject(out + "@3x.json")["dot"] as? [String: Int])
+        #expect(entry["width"] == 18 && entry["height"] == 12 && entry["pixelRatio"] == 3)
+        let quiet = try runPinmint(["sprite", icon.path, "-o", out, "--ratio", "3", "-q"])
+        #expect(quiet.status == 0 && quiet.standardError.isEmpty)
+    }
+}

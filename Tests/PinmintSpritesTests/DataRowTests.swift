@@ -1,0 +1,129 @@
+import Foundation
+import PinmintSprites
+import Testing
+
+func writeTemporary(_ text: String, name: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-rows-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent(name).path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+/// Every row (or problem) of a file, as text: "LINE field=value …" or "LINE ! problem".
+func readAll(_ text: String, name: String) throws -> [String] {
+    let reader = try DataRowReader(path: try writeTemporary(text, name: name), format: nil)
+    var rows: [String] = []
+    while let result = try reader.next() {
+        switch result {
+        case .row(let row):
+            rows.append("\(row.line) " + row.fields.keys.sorted().map { "\($0)=\(row.fields[$0]!)" }.joined(separator: " ")
+                        + (row.coordinates.map { " @\($0)" } ?? ""))
+        case .malformed(let line, let problem): rows.append("\(line) ! \(problem)")
+        }
+    }
+    return rows
+}
+
+struct CSVTests {
+    static let cases: [(name: String, text: String, rows: [String])] = [
+        ("plain", "id,price\na,1\nb,2\n", ["2 id=a price=1", "3 id=b price=2"]),
+        ("CRLF and no final newline", "id,price\r\na,1\r\nb,2", ["2 id=a price=1", "3 id=b price=2"]),
+        ("quoted comma and quote", "id,name\na,\"Smith, \"\"J\"\"\"\n", ["2 id=a name=Smith, \"J\""]),
+        ("line break inside quotes", "id,name\na,\"two\nlines\"\nb,x\n", ["2 id=a name=two\nlines", "4 id=b name=x"]),
+        ("blank lines skipped, empty quoted field kept", "id\n\na\n\"\"\n", ["3 id=a", "4 id="]),
+        ("byte-order mark", "\u{FEFF}id,price\na,1\n", ["2 id=a price=1"]),
+        ("UTF-8", "id,label\nx,5200萬\n", ["2 id=x label=5200萬"]),
+        ("too few fields", "id,price\na\nb,2\n", ["2 ! 1 field(s), the header has 2", "3 id=b price=2"]),
+        ("text after a closing quote", "id,name\na,\"x\"y\nb,z\n",
+         ["2 ! text after a closing quote (a quote inside a quoted field is written \"\")", "3 id=b name=z"]),
+        ("bare quote", "id,name\na,5\"\nb,z\n",
+         ["2 ! a quote inside an unquoted field (quote the whole field and double the quote)", "3 id=b name=z"]),
+        ("unclosed quote", "id,name\na,\"never\nb,z\n", ["2 ! a quoted field opened on line 2 is never closed"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func rfc4180(_ index: Int) throws {
+        let test = Self.cases[index]
+        #expect(try readAll(test.text, name: "data.csv") == test.rows, "\(test.name)")
+    }
+
+    @Test func headerProblemsStopTheFile() throws {
+        for (text, problem) in [("id,id\na,b\n", "column 'id' appears twice"), ("id,,x\n", "column 2 has no name"), ("", "no header row")] {
+            do {
+                _ = try readAll(text, name: "h.csv")
+                Issue.record("accepted \(text)")
+            } catch let error as SpriteError {
+                #expect(error.problem.contains(problem), "\(error)")
+            }
+        }
+    }
+
+    @Test func longFieldsAreMalformedRowsNotMemory() throws {
+        let long = String(repeating: "x", count: DataLimits.maximumFieldBytes + 10)
+        #expect(try readAll("id,t\na,\(long)\nb,ok\n", name: "l.csv") == ["2 ! a field longer than 65536 bytes", "3 id=b t=ok"])
+    }
+}
+
+struct JSONRowTests {
+    @Test func jsonLines() throws {
+        let text = "{\"id\": \"a\", \"price\": 5200, \"ok\": true, \"n\": null, \"f\": 1.5}\n\n[1]\n{bad\n{\"id\": \"b\", \"tags\": [1, 2]}\n"
+        #expect(try readAll(text, name: "d.jsonl") == [
+            "1 f=1.5 id=a n= ok=true price=5200",
+            "3 ! the line is an array, not a JSON object",
+            "4 ! not valid JSON (The given data was not valid JSON)",
+            "5 id=b tags=[1,2]",
+        ])
+    }
+
+    @Test func geoJSONFeaturesStream() throws {
+        let text = """
+        {"type": "FeatureCollection", "name": "shops",
+         "features": [
+          {"type": "Feature", "id": 7, "geometry": {"type": "Point", "coordinates": [121.5, 25.03]},
+           "properties": {"name": "Café \\"A\\"", "price": 5200}},
+          {"type": "Feature", "geometry": null, "properties": {"id": "b", "name": "x, ] }"}},
+          {"type": "Feature", "properties": {"price": tru}},
+          {"type": "Point", "coordinates": [0, 0]},
+          42
+         ]}
+        """
+        let rows = try readAll(text, name: "d.geojson")
+        #expect(rows.count == 5)
+        #expect(rows[0] == "3 id=7 name=Café \"A\" price=5200 @[121.5, 25.03]")
+        #expect(rows[1] == "5 id=b name=x, ] }")
+        #expect(rows[2].hasPrefix("6 ! the feature is not valid JSON"), "\(rows[2])")
+        #expect(Array(rows.dropFirst(3)) == ["7 ! not a Feature (\"type\": \"Point\")", "8 ! the feature is a number, not an object"])
+    }
+
+    @Test func notAFeatureCollection() throws {
+        for (text, problem) in [("[1, 2]", "not a GeoJSON object"), ("{\"type\": \"Feature\", \"properties\": {}}", "a GeoJSON Feature"),
+                                ("{\"type\": \"FeatureCollection\"}", "no \"features\" array"),
+                                ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\"", "ends inside the feature")] {
+            do {
+                _ = try readAll(text, name: "x.geojson")
+                Issue.record("accepted \(text)")
+            } catch let error as SpriteError {
+                #expect(error.problem.contains(problem), "\(error)")
+            }
+        }
+    }
+}
+
+struct FieldTemplateTests {
+    @Test(arguments: [("{price}萬", "5200萬"), ("{{literal}} {id}", "{literal} a"), ("no fields", "no fields"), ("{id}{price}", "a5200")])
+    func fills(_ template: String, _ expected: String) throws {
+        #expect(try FieldTemplate(template, input: "--set x").fill(["id": "a", "price": "5200"]).get() == expected)
+    }
+
+    @Test(arguments: ["{price", "price}", "{}", "{a{b}}"])
+    func rejects(_ template: String) {
+        #expect(throws: SpriteError.self) { try FieldTemplate(template, input: "--set x") }
+    }
+
+    @Test func namesTheMissingField() throws {
+        let template = try FieldTemplate("{name} {price}", input: "--set label")
+        guard case .failure(let missing) = template.fill(["name": "x"]) else { Issue.record("filled"); return }
+        #expect(missing.name == "price" && template.fieldNames == ["name", "price"])
+    }
+}
