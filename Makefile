@@ -49,7 +49,8 @@ demo: build
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjs-leaflet) >/dev/null 2>&1 \
 		|| echo "libjs-leaflet not installed: demo.html uses plain HTML"; \
 	fi
-	python3 tools/demo_page.py out
+	@if command -v python3 >/dev/null; then python3 tools/demo_page.py out; \
+	else echo "python3 not found: out/demo.html not written (the PNGs, sprite and index are in out/)"; fi
 
 # Render-only time per scene next to cairo's C API drawing the same scenes;
 # then laying out and drawing the label "5200萬" (cold and warm glyph cache),
