@@ -115,23 +115,25 @@ extension PNGEncoder {
             if color & 0xff != 0xff { paletteAlpha.append(UInt8(color & 0xff)) }
         }
         let bitDepth = indexBitDepth(forColorCount: ordered.count)
-        let perByte = 8 / bitDepth
-        let rowBytes = (width + perByte - 1) / perByte
+        let rowBytes = (width * bitDepth + 7) / 8
         var rows = [UInt8](repeating: 0, count: rowBytes * height)
         bytes.withUnsafeBufferPointer { pixels in
             rows.withUnsafeMutableBufferPointer { target in
                 var previousColor: UInt32 = 0, previousIndex = table.index(of: packedColor(pixels, 0))
                 previousColor = packedColor(pixels, 0)
+                let depth = UInt8(bitDepth)
                 for y in 0..<height {
                     let rowStart = y * rowBytes
+                    // Sub-byte depths: the byte and the shift advance with x (no division per pixel).
+                    var byte = rowStart, shift = 8 &- depth
                     for x in 0..<width {
                         let color = packedColor(pixels, (y * width + x) * 4)
                         if color != previousColor { previousColor = color; previousIndex = table.index(of: color) }
                         if bitDepth == 8 {
                             target[rowStart + x] = previousIndex
                         } else {
-                            let shift = 8 - bitDepth * (x % perByte + 1)
-                            target[rowStart + x / perByte] |= previousIndex << shift
+                            target[byte] |= previousIndex &<< shift
+                            if shift == 0 { shift = 8 &- depth; byte += 1 } else { shift &-= depth }
                         }
                     }
                 }
