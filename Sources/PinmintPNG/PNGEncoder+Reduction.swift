@@ -18,32 +18,45 @@ extension PNGEncoder {
 
     /// A small open-addressing set of at most 256 colours, reused as the
     /// colour-to-index map when packing a palette image.
-    struct ColorTable {
+    final class ColorTable {
         static let slotCount = 1024  // power of two, 4× the largest palette
-        var keys = [UInt64](repeating: .max, count: slotCount)
-        var values = [UInt8](repeating: 0, count: slotCount)
+        /// Open addressing in raw memory: the table is probed once per colour
+        /// change of every row, so no copy-on-write checks on the way.
+        private let keys: UnsafeMutablePointer<UInt64>
+        private let values: UnsafeMutablePointer<UInt8>
+
+        init() {
+            keys = .allocate(capacity: Self.slotCount)
+            keys.initialize(repeating: .max, count: Self.slotCount)
+            values = .allocate(capacity: Self.slotCount)
+            values.initialize(repeating: 0, count: Self.slotCount)
+        }
+        deinit {
+            keys.deallocate()
+            values.deallocate()
+        }
 
         @inline(__always) static func slot(_ color: UInt32) -> Int { Int((color &* 0x9E37_79B1) >> 22) }
 
         /// Inserts `color`; returns false when it was already present.
-        @inline(__always) mutating func insert(_ color: UInt32) -> Bool {
+        @inline(__always) func insert(_ color: UInt32) -> Bool {
             var slot = Self.slot(color)
             while true {
                 if keys[slot] == UInt64(color) { return false }
                 if keys[slot] == .max { keys[slot] = UInt64(color); return true }
-                slot = (slot + 1) & (Self.slotCount - 1)
+                slot = (slot &+ 1) & (Self.slotCount - 1)
             }
         }
 
         @inline(__always) func index(of color: UInt32) -> UInt8 {
             var slot = Self.slot(color)
-            while keys[slot] != UInt64(color) { slot = (slot + 1) & (Self.slotCount - 1) }
+            while keys[slot] != UInt64(color) { slot = (slot &+ 1) & (Self.slotCount - 1) }
             return values[slot]
         }
 
-        mutating func setIndex(_ index: UInt8, of color: UInt32) {
+        func setIndex(_ index: UInt8, of color: UInt32) {
             var slot = Self.slot(color)
-            while keys[slot] != UInt64(color) { slot = (slot + 1) & (Self.slotCount - 1) }
+            while keys[slot] != UInt64(color) { slot = (slot &+ 1) & (Self.slotCount - 1) }
             values[slot] = index
         }
     }
@@ -56,7 +69,7 @@ extension PNGEncoder {
     /// (or not counting), a translucent pixel and a non-grey pixel seen.
     static func analyse(_ bytes: [UInt8], countColors: Bool) -> ColorAnalysis {
         var analysis = ColorAnalysis()
-        var table = ColorTable()
+        let table = ColorTable()
         var colors: [UInt32] = []
         var counting = countColors
         bytes.withUnsafeBytes { raw in
@@ -105,7 +118,7 @@ extension PNGEncoder {
             let secondSum = (second >> 24) + (second >> 16 & 0xff) + (second >> 8 & 0xff)
             return firstSum != secondSum ? firstSum < secondSum : first < second
         }
-        var table = ColorTable()
+        let table = ColorTable()
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
         for (index, color) in ordered.enumerated() {
