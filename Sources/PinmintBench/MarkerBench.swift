@@ -4,7 +4,7 @@ import PinmintMarkers
 /// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout]`: µs per
 /// marker through `MarkerRenderer` (option filling, layout, text, drawing;
 /// no PNG), warm renderer, median of N:
-/// - `price-tag` "5200萬" with badge 成 at @2x;
+/// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
 /// - `callout` with a 140 x 100 picture and two lines of text at @2x.
 /// With a baseline, the target line: cairo drawing the price tag's three
 /// shapes without text (scene price-tag@2x) in the same `make bench` run.
@@ -27,12 +27,18 @@ func runMarkerBench(_ arguments: [String]) throws {
     let callout = try MarkerStyle.preset(named: "callout")!.resolve(options: [
         "title": "Blue Bottle Coffee", "subtitle": "300 Webster St, Oakland", "picture": picture])[0]
 
-    func median(_ description: MarkerDescription) throws -> (microseconds: Double, size: String) {
+    // Each iteration draws another price (resolved beforehand, not timed), so
+    // the label is never a layout the renderer has already set.
+    let priceTagStyle = MarkerStyle.preset(named: "price-tag")!
+    let priceTags = try (0..<(iterations + 20)).map { iteration in
+        try priceTagStyle.resolve(options: ["label": "\(5200 + iteration)萬", "badge": "成"])[0]
+    }
+    func median(_ description: MarkerDescription, varying: [MarkerDescription]? = nil) throws -> (microseconds: Double, size: String) {
         var samples: [Double] = []
         var size = ""
         for iteration in 0..<(iterations + 20) {
             let start = DispatchTime.now().uptimeNanoseconds
-            let marker = try renderer.render(description, scale: 2)
+            let marker = try renderer.render(varying?[iteration] ?? description, scale: 2)
             let elapsed = DispatchTime.now().uptimeNanoseconds - start
             if iteration >= 20 { samples.append(Double(elapsed) / 1000) }
             size = "\(marker.metadata.width)x\(marker.metadata.height)"
@@ -54,7 +60,7 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  resolve price-tag options: %.2f µs", samples[samples.count / 2]))
         return
     }
-    let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag)
+    let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
     print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds))

@@ -135,7 +135,10 @@ struct MarkerLayout {
                                   alignment: text.alignment, wraps: text.maxLines > 1, maxLines: text.maxLines)
             if let bodyLimit, bodyLimit.isFinite { style.maxWidth = max(1, bodyLimit) / s }
             let layout: TextLayout
-            do { layout = try TextLayout(text: text.text, style: style, fallback: node.fallback!, scale: s) } catch {
+            do {
+                layout = try renderer.textLayout(text.text, style: style, families: text.families,
+                                                 weight: text.weight.value, fallback: node.fallback!, scale: s)
+            } catch {
                 throw MarkerError(input: error.file, path: node.path, problem: error.problem)
             }
             if let warning = layout.missingGlyphsWarning, !warnings.contains(warning) { warnings.append(warning) }

@@ -14,6 +14,9 @@ public final class MarkerRenderer {
     private var fallbacks: [FallbackKey: FontFallback] = [:]
     private var pictures: [String: Image] = [:]
     private var icons: [String: SVGDocument] = [:]
+    /// Text set before: markers in a batch repeat most of theirs (a badge,
+    /// a unit), so each distinct text is laid out once. Bounded.
+    private var textLayouts: [TextKey: TextLayout] = [:]
     /// Pictures area-averaged to the size they are drawn at, by file and size.
     private var shrunkPictures: [String: Image] = [:]
 
@@ -96,6 +99,18 @@ public final class MarkerRenderer {
         return image
     }
 
+    /// `text` set with `style` at `scale` in the chain for `families` and
+    /// `weight` (which `fallback` is): laid out once, then reused.
+    func textLayout(_ text: String, style: TextStyle, families: [String]?, weight: Int, fallback: FontFallback,
+                    scale: Double) throws(FontError) -> TextLayout {
+        let key = TextKey(text: text, style: style, families: families, weight: weight, scale: scale)
+        if let cached = textLayouts[key] { return cached }
+        let layout = try TextLayout(text: text, style: style, fallback: fallback, scale: scale)
+        if textLayouts.count >= 1024 { textLayouts.removeAll() }
+        textLayouts[key] = layout
+        return layout
+    }
+
     /// `image` (from `file`) ready to be drawn with `transform`: shrunk
     /// first when drawn small (see `ImageResampling`), kept for next time.
     func prepared(_ image: Image, file: String?, drawnWith transform: AffineTransform) -> Image {
@@ -119,6 +134,15 @@ public final class MarkerRenderer {
         icons[file] = document
         return document
     }
+}
+
+/// A text and everything its layout depends on.
+private struct TextKey: Hashable {
+    let text: String
+    let style: TextStyle
+    let families: [String]?
+    let weight: Int
+    let scale: Double
 }
 
 /// Families asked for (nil: the defaults) and a weight.

@@ -8,14 +8,20 @@ extension MarkerStyle {
     public static let presetNames = ["price-tag", "callout", "avatar", "pin"]
 
     /// The built-in style called `name`, or nil.
-    public static func preset(named name: String) -> MarkerStyle? {
-        guard let text = presetSources[name] else { return nil }
-        do {
-            return try MarkerStyle(json: Data(text.utf8), name: name, input: "preset \(name)", baseDirectory: "")
-        } catch {
-            preconditionFailure("built-in preset \(name) does not parse: \(error)")
+    public static func preset(named name: String) -> MarkerStyle? { parsedPresets[name] }
+
+    /// Every preset read once (a global `let`: initialised on first use, thread-safe).
+    private static let parsedPresets: [String: MarkerStyle] = {
+        var styles: [String: MarkerStyle] = [:]
+        for (name, text) in presetSources {
+            do {
+                styles[name] = try MarkerStyle(json: Data(text.utf8), name: name, input: "preset \(name)", baseDirectory: "")
+            } catch {
+                preconditionFailure("built-in preset \(name) does not parse: \(error)")
+            }
         }
-    }
+        return styles
+    }()
 
     public static var presets: [MarkerStyle] { presetNames.compactMap { preset(named: $0) } }
 
