@@ -267,7 +267,11 @@ public final class Canvas {
     }
 
     /// Straight-alpha RGBA8 bytes of the canvas, rounded to nearest: what a PNG stores.
-    public func straightRGBA8() -> [UInt8] { makeImage().straightRGBA8() }
+    public func straightRGBA8() -> [UInt8] {
+        let base = layers[0]
+        base.prepareAll()
+        return Image.straightRGBA8(UnsafeBufferPointer(start: base.pointer, count: base.count))
+    }
 
     /// The colour of one pixel, straight alpha. `x` and `y` must be inside the canvas.
     public func pixel(x: Int, y: Int) -> Color {

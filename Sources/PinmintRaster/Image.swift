@@ -30,29 +30,32 @@ public struct Image: Sendable {
     /// Straight-alpha RGBA8 bytes, each channel rounded to nearest; fully
     /// transparent pixels become (0, 0, 0, 0). This is what PNG files store.
     public func straightRGBA8() -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { source in
-            bytes.withUnsafeMutableBufferPointer { target in
-                var index = 0
-                while index < source.count {
-                    let alpha = UInt32(source[index + 3])
-                    if alpha == 65535 {
-                        // Opaque (most of a marker): the same rounding with a constant divisor,
-                        // which the compiler turns into a multiplication.
-                        for channel in 0..<3 {
-                            target[index + channel] = UInt8(min((UInt32(source[index + channel]) * 510 + 65535) / 131070, 255))
-                        }
-                        target[index + 3] = 255
-                    } else if alpha != 0 {
-                        // Exact rounding of c / a * 255 for the colour, a / 257 for alpha.
-                        for channel in 0..<3 {
-                            let value = (UInt32(source[index + channel]) * 255 * 2 + alpha) / (2 * alpha)
-                            target[index + channel] = UInt8(min(value, 255))
-                        }
-                        target[index + 3] = UInt8((alpha * 2 + 257) / 514)
+        pixels.withUnsafeBufferPointer { Image.straightRGBA8($0) }
+    }
+
+    /// `straightRGBA8()` of premultiplied 16-bit pixels in memory (a canvas's own buffer).
+    static func straightRGBA8(_ source: UnsafeBufferPointer<UInt16>) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: source.count)
+        bytes.withUnsafeMutableBufferPointer { target in
+            var index = 0
+            while index < source.count {
+                let alpha = UInt32(source[index + 3])
+                if alpha == 65535 {
+                    // Opaque (most of a marker): the same rounding with a constant divisor,
+                    // which the compiler turns into a multiplication.
+                    for channel in 0..<3 {
+                        target[index + channel] = UInt8(min((UInt32(source[index + channel]) * 510 + 65535) / 131070, 255))
                     }
-                    index += 4
+                    target[index + 3] = 255
+                } else if alpha != 0 {
+                    // Exact rounding of c / a * 255 for the colour, a / 257 for alpha.
+                    for channel in 0..<3 {
+                        let value = (UInt32(source[index + channel]) * 255 * 2 + alpha) / (2 * alpha)
+                        target[index + channel] = UInt8(min(value, 255))
+                    }
+                    target[index + 3] = UInt8((alpha * 2 + 257) / 514)
                 }
+                index += 4
             }
         }
         return bytes
