@@ -110,14 +110,13 @@ extension PNGEncoder {
     /// entries first (so tRNS stays short), by alpha, then opaque ones by
     /// brightness; a fixed order, so identical input gives identical bytes.
     static func packPalette(_ bytes: [UInt8], width: Int, height: Int, colors: [UInt32]) -> LibPNG.PackedImage {
-        let ordered = colors.sorted { first, second in
-            let firstAlpha = first & 0xff, secondAlpha = second & 0xff
-            if (firstAlpha == 0xff) != (secondAlpha == 0xff) { return firstAlpha != 0xff }
-            if firstAlpha != secondAlpha { return firstAlpha < secondAlpha }
-            let firstSum = (first >> 24) + (first >> 16 & 0xff) + (first >> 8 & 0xff)
-            let secondSum = (second >> 24) + (second >> 16 & 0xff) + (second >> 8 & 0xff)
-            return firstSum != secondSum ? firstSum < secondSum : first < second
-        }
+        // One integer key per colour, sorted as integers: translucent before
+        // opaque, then by alpha, then by brightness (r + g + b), then by the colour.
+        let ordered = colors.map { color -> UInt64 in
+            let alpha = UInt64(color & 0xff)
+            let sum = UInt64(color >> 24) + UInt64(color >> 16 & 0xff) + UInt64(color >> 8 & 0xff)
+            return (alpha == 0xff ? 1 : 0) << 51 | alpha << 43 | sum << 32 | UInt64(color)
+        }.sorted().map { UInt32(truncatingIfNeeded: $0) }
         let table = ColorTable()
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
