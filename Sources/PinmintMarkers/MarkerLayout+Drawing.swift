@@ -68,11 +68,9 @@ extension MarkerLayout {
                 }
             }
         case .text(let text):
-            guard node.text != nil, let glyphs = node.textInk else { break }
-            let origin = textOrigin(node)
+            guard let glyphs = placedInk(node) else { break }
             let halo = (text.halo?.width ?? 0) * scale
-            add(Rect(x: origin.x + glyphs.minX - halo, y: origin.y + glyphs.minY - halo,
-                     width: glyphs.width + 2 * halo, height: glyphs.height + 2 * halo))
+            add(glyphs.insetBy(dx: -halo, dy: -halo))
         case .picture, .icon:
             add(node.frame)
         case .spacer:
@@ -241,10 +239,7 @@ extension MarkerLayout {
             }
         case .text:
             if firstText == nil { firstText = node.frame }
-            if node.part.hit != false, let ink = node.textInk {
-                let origin = textOrigin(node)
-                hits.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
-            }
+            if node.part.hit != false, let ink = placedInk(node) { hits.append(ink) }
             draws = true
         case .picture, .icon:
             if node.part.hit != false { hits.append(node.frame) }
@@ -257,6 +252,13 @@ extension MarkerLayout {
         for child in node.children { survey(child, tip: &tip, content: &content, firstText: &firstText, hits: &hits) }
     }
 
+    /// A text part's glyph bounds where they are drawn (device pixels), or nil when it draws nothing.
+    private func placedInk(_ node: LayoutNode) -> Rect? {
+        guard let ink = node.textInk else { return nil }
+        let origin = textOrigin(node)
+        return Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height)
+    }
+
     /// What must not be stretched: every drawn part inside the root (badges,
     /// pictures, icons, text ink, filled boxes) and every pointer.
     private func collectFixed(_ node: LayoutNode, isRoot: Bool, into fixed: inout [Rect]) {
@@ -265,10 +267,7 @@ extension MarkerLayout {
             if let outline = node.outline { fixed += outline.pieces.dropFirst() }
             if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
         case .text:
-            if let ink = node.textInk {
-                let origin = textOrigin(node)
-                fixed.append(Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height))
-            }
+            if let ink = placedInk(node) { fixed.append(ink) }
         case .picture, .icon:
             fixed.append(node.frame)
         case .spacer:
