@@ -51,6 +51,16 @@ public struct Polylines: Sendable {
     }
 }
 
+/// The default tolerance, in device pixels, of centred flattening (see
+/// `Path.appendFlattened(transform:tolerance:centred:into:)`), which fills
+/// use: its chords cross the curve, so their errors cancel along an edge
+/// instead of adding up. Measured against the exact coverage of a ring
+/// (Golden/scenes/ring.svg, numerically integrated), 0.01 centred gives the
+/// same worst pixel as 0.005 uncentred (1.4–1.8 vs 1.3–1.5 of 255) with half
+/// its mean error and 30 % fewer chords; 0.02 would cut 45 % but doubles the
+/// worst pixel, 0.04 quadruples it.
+public let defaultCentredFlatteningTolerance = 0.01
+
 /// The default flattening tolerance in device pixels: the largest distance
 /// between a curve and the chords that replace it. A chord 0.1 px off moves
 /// edge coverage by about 10 %; 0.005 px keeps it within 0.5 %, i.e. at most
@@ -65,14 +75,25 @@ extension Path {
     /// et al., "Computer Aided Geometric Design"), so it adapts to the curve's
     /// device-space size and @3x is as smooth as @1x.
     public func flatten(transform: AffineTransform = .identity,
-                        tolerance: Double = defaultFlatteningTolerance,
+                        tolerance: Double = defaultFlatteningTolerance, centred: Bool = false,
                         into output: inout Polylines) {
         output.removeAll()
-        appendFlattened(transform: transform, tolerance: tolerance, into: &output)
+        appendFlattened(transform: transform, tolerance: tolerance, centred: centred, into: &output)
     }
 
     /// As `flatten`, appending to `output` instead of replacing its contents.
-    public func appendFlattened(transform: AffineTransform, tolerance: Double, into output: inout Polylines) {
+    ///
+    /// `centred`: chords of a curve lie on its concave side, so plain
+    /// flattening loses area all along a curved edge (a bias of 2/3 of the
+    /// chord's sagitta). Centred flattening moves each vertex inside a curve
+    /// by -h²/12 times the curve's second derivative there (h the parameter
+    /// step), which shifts every chord outward by about 2/3 of its sagitta:
+    /// the chords then cross the curve, the area each one misses equals the
+    /// area it adds, and the errors alternate along the edge instead of adding
+    /// up. A curve's end points stay where they are (they join other
+    /// segments, often straight ones). For fills; strokes offset the chords.
+    public func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool = false,
+                                into output: inout Polylines) {
         let tolerance = max(tolerance, 1e-6)
         var current = Point.zero
         var open = false
@@ -93,7 +114,13 @@ extension Path {
                 // Wang's formula for degree 2: n = sqrt(dd / (4 tol)).
                 let n = Path.flatteningSegmentCount((dd / (4 * tolerance)).squareRoot())
                 let step = 1.0 / Double(n)
-                output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) : p2 }
+                if centred && n > 1 {
+                    // The second derivative 2 (p0 - 2 p1 + p2) is constant: one shift for every inner vertex.
+                    let shift = (p0 - p1 * 2 + p2) * (-step * step / 6)
+                    output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) + shift : p2 }
+                } else {
+                    output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) : p2 }
+                }
                 current = p2
             case .cubic(let c1, let c2, let p):
                 if !open { output.beginSubpath(current); open = true }
@@ -102,7 +129,17 @@ extension Path {
                 // Wang's formula for degree 3: n = sqrt(3 * 2 / 8 * dd / tol).
                 let n = Path.flatteningSegmentCount((0.75 * dd / tolerance).squareRoot())
                 let step = 1.0 / Double(n)
-                output.add(count: n) { i in i < n ? Path.cubicPoint(p0, p1, p2, p3, Double(i) * step) : p3 }
+                if centred && n > 1 {
+                    // The second derivative is 6 ((1 - t) a + t b), a and b the control polygon's second differences.
+                    let a = (p0 - p1 * 2 + p2) * (-step * step / 2), b = (p1 - p2 * 2 + p3) * (-step * step / 2)
+                    output.add(count: n) { i in
+                        guard i < n else { return p3 }
+                        let t = Double(i) * step
+                        return Path.cubicPoint(p0, p1, p2, p3, t) + a * (1 - t) + b * t
+                    }
+                } else {
+                    output.add(count: n) { i in i < n ? Path.cubicPoint(p0, p1, p2, p3, Double(i) * step) : p3 }
+                }
                 current = p3
             case .close:
                 if open {

@@ -10,7 +10,7 @@ extension Canvas {
                      transform: AffineTransform = .identity, opacity: Double = 1,
                      blend: BlendMode = .sourceOver, shadow: Shadow? = nil) throws(RasterError) {
         try Canvas.validate(path: path, transform: transform, opacity: opacity)
-        path.flatten(transform: transform, tolerance: flatteningTolerance, into: &polylines)
+        path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
         try drawPolylines(rule: rule, paint: paint, transform: transform, opacity: opacity, blend: blend,
                           shadow: shadow)
     }
@@ -21,7 +21,7 @@ extension Canvas {
     public func pushClip(_ path: Path, rule: FillRule = .nonZero,
                          transform: AffineTransform = .identity) throws(RasterError) {
         try Canvas.validate(path: path, transform: transform, opacity: 1)
-        path.flatten(transform: transform, tolerance: flatteningTolerance, into: &polylines)
+        path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
         let parent = clips.last
         var bounds = drawableBounds
         if let box = Canvas.deviceBounds(of: polylines) { bounds = bounds.intersection(box) }

@@ -204,8 +204,12 @@ public final class Canvas {
     /// No canvas may hold more than 16,777,216 pixels (128 MiB at 8 bytes a pixel).
     public static let maximumPixelCount = 1 << 24
 
-    /// The curve flattening tolerance in device pixels; see `defaultFlatteningTolerance`.
+    /// The curve flattening tolerance in device pixels for strokes and glyph
+    /// outlines; see `defaultFlatteningTolerance`.
     public var flatteningTolerance: Double = defaultFlatteningTolerance
+    /// The tolerance in device pixels of the centred flattening that fills,
+    /// clips and coverage masks use; see `defaultCentredFlatteningTolerance`.
+    public var fillFlatteningTolerance: Double = defaultCentredFlatteningTolerance
 
     /// layers[0] is the canvas itself; `beginLayer` pushes more.
     var layers: [PixelBuffer]

@@ -443,6 +443,43 @@ struct FlatteningTests {
         #expect(largestDeviation >= tolerance / 8)
     }
 
+    /// The area of a closed polygon (shoelace formula), positive either way round.
+    static func area(_ vertices: [Point]) -> Double {
+        var twice = 0.0
+        for (a, b) in zip(vertices, vertices.dropFirst() + [vertices[0]]) { twice += a.x * b.y - b.x * a.y }
+        return abs(twice) / 2
+    }
+
+    @Test("centred flattening keeps a circle's area; plain chords lose 2/3 of the tolerance along the perimeter",
+          arguments: [(radius: 6.0, tolerance: 0.01), (30, 0.01), (30, 0.04), (200, 0.005)])
+    func centredFlatteningKeepsArea(_ radius: Double, _ tolerance: Double) {
+        var path = Path()
+        path.addCircle(center: Point(radius + 3, radius + 5), radius: radius)
+        // A quadratic arc too: its second derivative is constant.
+        path.move(to: Point(0, 0))
+        path.quadCurve(to: Point(2 * radius, 0), control: Point(radius, 2 * radius))
+        path.close()
+        var plain = Polylines(), centred = Polylines()
+        path.flatten(tolerance: tolerance, into: &plain)
+        path.flatten(tolerance: tolerance, centred: true, into: &centred)
+        let perimeter = 2 * Double.pi * radius, exact = Double.pi * radius * radius
+        let plainLoss = exact - FlatteningTests.area(Array(plain.vertices(of: 0)))
+        let centredError = abs(exact - FlatteningTests.area(Array(centred.vertices(of: 0))))
+        #expect(plainLoss > 0.3 * tolerance * perimeter, "plain chords lie inside: \(plainLoss)")
+        // The four cubic end points stay on the circle, so a little of the bias remains near them.
+        #expect(centredError < 0.2 * plainLoss, "centred \(centredError) vs plain \(plainLoss)")
+        // Centred vertices stay close to the curve: outside it by at most the tolerance.
+        let centre = Point(radius + 3, radius + 5)
+        for vertex in centred.vertices(of: 0) {
+            #expect(abs(vertex.distance(to: centre) - radius) <= tolerance, "vertex \(vertex)")
+        }
+        // The parabola: area 2/3 of base × height = 2/3 × 2r × r (its apex is at height r).
+        let parabolaExact = 4.0 / 3 * radius * radius
+        let plainParabola = parabolaExact - FlatteningTests.area(Array(plain.vertices(of: 1)))
+        let centredParabola = abs(parabolaExact - FlatteningTests.area(Array(centred.vertices(of: 1))))
+        #expect(centredParabola < 0.2 * plainParabola, "centred \(centredParabola) vs plain \(plainParabola)")
+    }
+
     @Test("segment count grows with the transform's scale")
     func segmentCountGrowsWithScale() {
         var path = Path()
