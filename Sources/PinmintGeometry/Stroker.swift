@@ -92,9 +92,19 @@ public struct Stroker: Sendable {
         pen.minimumSegmentLength = pen.tolerance * 1e-3
         pen.transform = transform
 
-        flattened.removeAll()
-        path.appendFlattened(transform: .identity, tolerance: pen.tolerance, into: &flattened)
         let isDashed = prepareDashPattern(style.dashes, offset: style.dashOffset)
+        flattened.removeAll()
+        if isDashed {
+            // Dashes are laid out along the chords, whose lengths stand for the
+            // arc length: fine plain chords (centred ones at twice the tolerance
+            // moved dash ends by up to 0.1 px on the dashes scene).
+            path.appendFlattened(transform: .identity, tolerance: pen.tolerance, into: &flattened)
+        } else {
+            // The centre line is flattened centred at twice the tolerance, as fills are
+            // (see `defaultCentredFlatteningTolerance`): both offset sides inherit its
+            // chords' outward shift, so neither loses area; joins and caps keep `tolerance`.
+            path.appendFlattened(transform: .identity, tolerance: 2 * pen.tolerance, centred: true, into: &flattened)
+        }
 
         for index in flattened.subpaths.indices {
             let subpath = flattened.subpaths[index]
