@@ -297,8 +297,7 @@ extension Canvas {
         func packedOverTransparent(_ amount: Float) -> UInt64 {
             if amount >= 1 { return storedPacked }
             if !(amount >= Canvas.negligibleAmount) { return 0 }
-            return Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
-                                Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
+            return Canvas.packRounded(color * amount)
         }
 
         /// Stores `count` pixels over transparent ones with per-pixel
@@ -314,8 +313,7 @@ extension Canvas {
                 if amount >= 1 {
                     pixel = full
                 } else if amount > 0 {
-                    pixel = Canvas.pack((Canvas.storeInRange(color.x * amount), Canvas.storeInRange(color.y * amount),
-                                         Canvas.storeInRange(color.z * amount), Canvas.storeInRange(color.w * amount)))
+                    pixel = Canvas.packRounded(color * amount)
                 } else {
                     pixel = 0
                 }
@@ -421,6 +419,21 @@ extension Canvas {
             let amount = coverage * mask[i]
             if amount > 0 { source.blend(row + i &* 4, amount: amount) }
         }
+    }
+
+    /// `storeInRange` of four values in 0...65535 at once, packed as `pack`
+    /// packs: ⌊v + 0.5⌋ per channel. Four-wide float arithmetic only (the
+    /// generic SIMD float-to-integer conversions are not specialised): adding
+    /// 2²³ rounds to an integer (to nearest even), one compare turns that into
+    /// the floor, and the integer is then the low bits of v + 2²³'s pattern.
+    @inline(__always)
+    static func packRounded(_ value: SIMD4<Float>) -> UInt64 {
+        let shifted = value + 0.5
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        var rounded = (shifted + magic) - magic
+        rounded -= SIMD4<Float>(repeating: 1).replacing(with: 0, where: rounded .<= shifted)
+        let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt32>.self) & 0xFFFF
+        return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self).littleEndian
     }
 
     /// One pixel's four channels as one 64-bit word in memory order.
