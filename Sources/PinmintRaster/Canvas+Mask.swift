@@ -15,6 +15,10 @@ public struct CoverageMask: Sendable {
     /// Per row, the columns `start ..< end` (mask coordinates) outside which
     /// coverage is 0: compositing skips the rest of the row.
     let rowStarts: [Int32], rowEnds: [Int32]
+    /// Per row, the longest run `start ..< end` (mask coordinates) of fully
+    /// covered pixels (coverage ≥ 1), empty when there is none: compositing
+    /// stores or blends it as one run instead of testing each pixel.
+    let fullStarts: [Int32], fullEnds: [Int32]
 
     /// Bytes held, for caches that bound their memory.
     public var byteCount: Int { coverage.count * MemoryLayout<Float>.size }
@@ -32,7 +36,8 @@ extension Canvas {
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
         guard let bounds = Canvas.deviceBounds(of: polylines), !bounds.isEmpty,
               bounds.x1 - bounds.x0 <= Canvas.maximumSide, bounds.y1 - bounds.y0 <= Canvas.maximumSide else {
-            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], rowStarts: [], rowEnds: [])
+            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], rowStarts: [], rowEnds: [],
+                                fullStarts: [], fullEnds: [])
         }
         let width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0
         var coverage = [Float](repeating: 0, count: width * height)
@@ -43,14 +48,26 @@ extension Canvas {
             }
         }
         var rowStarts = [Int32](repeating: 0, count: height), rowEnds = [Int32](repeating: 0, count: height)
+        var fullStarts = [Int32](repeating: 0, count: height), fullEnds = [Int32](repeating: 0, count: height)
         for y in 0..<height {
             let row = coverage[(y * width)..<((y + 1) * width)]
             guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { continue }
             rowStarts[y] = Int32(first - y * width)
             rowEnds[y] = Int32(last - y * width + 1)
+            // The longest run of full coverage.
+            var x = first
+            while x <= last {
+                guard row[x] >= 1 else { x += 1; continue }
+                var end = x + 1
+                while end <= last && row[end] >= 1 { end += 1 }
+                if end - x > Int(fullEnds[y] - fullStarts[y]) {
+                    fullStarts[y] = Int32(x - y * width); fullEnds[y] = Int32(end - y * width)
+                }
+                x = end
+            }
         }
         return CoverageMask(originX: bounds.x0, originY: bounds.y0, width: width, height: height, coverage: coverage,
-                            rowStarts: rowStarts, rowEnds: rowEnds)
+                            rowStarts: rowStarts, rowEnds: rowEnds, fullStarts: fullStarts, fullEnds: fullEnds)
     }
 
     /// Composites `color` (× `opacity`) through `mask`, moved by whole device
@@ -73,9 +90,33 @@ extension Canvas {
                 let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
                 let overTransparent = target.prepareRow(row, writing: x0, x1)
                 let pixels = target.row(row) + x0 * 4
-                let clipRow = clip.map { UnsafePointer($0.row(y: row, x: x0)) }
-                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
-                                      mask: clipRow, source: solid, overTransparent: overTransparent)
+                if let clip {
+                    Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
+                                          mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
+                                          overTransparent: overTransparent)
+                    continue
+                }
+                // Unclipped: the partly covered pixels either side of the row's
+                // full run one by one (stored outright over a transparent row),
+                // the run as one fill or blend. The same values as compositing
+                // the whole row (`compositeSolid` also treats full pixels as runs).
+                let fullStart = min(max(left + Int(mask.fullStarts[row - top]), x0), x1)
+                let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
+                func composite(_ start: Int, _ end: Int) {
+                    guard end > start else { return }
+                    if overTransparent {
+                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
+                    } else {
+                        Canvas.compositeSolid(row: pixels + (start - x0) * 4,
+                                              coverage: UnsafeBufferPointer(start: source + (start - x0), count: end - start),
+                                              mask: nil, source: solid, overTransparent: false)
+                    }
+                }
+                composite(x0, fullStart)
+                if fullEnd > fullStart {
+                    solid.run(pixels + (fullStart - x0) * 4, count: fullEnd - fullStart, overTransparent: overTransparent)
+                }
+                composite(fullEnd, x1)
             }
         }
     }

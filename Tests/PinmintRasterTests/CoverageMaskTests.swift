@@ -45,6 +45,37 @@ import Testing
         #expect(worst <= 2, "16-bit difference \(worst)")
     }
 
+    /// Wide shapes: masks composite each row's run of full coverage as one
+    /// fill (opaque colour) or blend (translucent), over transparent rows, over
+    /// drawn ones, and cut by the canvas edge.
+    @Test(arguments: [("#3598DB", false, 4), ("rgba(77, 77, 77, 0.8)", false, 4), ("#3598DB", true, 4),
+                      ("rgba(77, 77, 77, 0.8)", true, -9), ("#FFFFFF", true, 30)])
+    func fullRunsMatchDirectFill(color: String, overDrawing: Bool, x: Int) throws {
+        let direct = try Canvas(width: 64, height: 40), masked = try Canvas(width: 64, height: 40)
+        var shape = Path()
+        shape.addRoundedRect(Rect(x: 0.3, y: 0.6, width: 44.5, height: 21.2), radius: 5)
+        shape.addCircle(center: Point(12, 30), radius: 8.4)
+        for canvas in [direct, masked] where overDrawing {
+            var stripe = Path()
+            stripe.addRect(Rect(x: 0, y: 8, width: 64, height: 9.5))
+            try canvas.fill(stripe, paint: .solid(try Color(parsing: "#E74C3C")))
+        }
+        let paint = try Color(parsing: color)
+        try direct.fill(shape, paint: .solid(paint), transform: .translation(Double(x), 3))
+        let mask = try masked.makeCoverageMask(shape)
+        try masked.fill(mask: mask, x: x, y: 3, color: paint)
+        var worst = 0
+        for py in 0..<40 {
+            for px in 0..<64 {
+                let a = direct.pixel(x: px, y: py), b = masked.pixel(x: px, y: py)
+                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
+                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
+                }
+            }
+        }
+        #expect(worst <= 2, "16-bit difference \(worst)")
+    }
+
     @Test func maskOutsideTheCanvasDrawsNothing() throws {
         let canvas = try Canvas(width: 8, height: 8)
         let mask = try canvas.makeCoverageMask(CoverageMaskTests.star())
