@@ -93,7 +93,7 @@ extension MarkerLayout {
             var background = background
             var clipped = false
             if let shape = box.shape {
-                let outline = shape.outline(in: node.frame, scale: scale)
+                let outline = renderer.outline(of: shape, in: node.frame, scale: scale)
                 node.outline = outline
                 if let fill = box.fill {
                     let shadow = box.shadow.map {

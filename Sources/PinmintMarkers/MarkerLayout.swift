@@ -8,8 +8,14 @@ import PinmintText
 /// and its frame, all in device pixels.
 final class LayoutNode {
     let part: Part
-    /// Where the part is in the description, for errors.
-    let path: String
+    /// The node this one is a child of (nil for the root): it holds this
+    /// node, so it outlives it. With `index`, `path` is made only for an
+    /// error (building it for every part took a string per part per marker).
+    private unowned(unsafe) let parent: LayoutNode?
+    /// Which child of `parent` this is.
+    private let index: Int
+    /// The root's path ("marker").
+    private let rootPath: String
     var children: [LayoutNode] = []
     var fallback: FontFallback?
     var text: TextLayout? { didSet { textInk = text?.inkBounds } }
@@ -23,9 +29,17 @@ final class LayoutNode {
     var size = Size(0, 0)
     var frame = Rect.zero
 
-    init(part: Part, path: String) {
+    init(part: Part, parent: LayoutNode?, index: Int, rootPath: String) {
         self.part = part
-        self.path = path
+        self.parent = parent
+        self.index = index
+        self.rootPath = rootPath
+    }
+
+    /// Where the part is in the description, for errors ("marker.children[1]").
+    var path: String {
+        guard let parent else { return rootPath }
+        return "\(parent.path).children[\(index)]"
     }
 
     var box: Box? { if case .box(let box) = part.kind { return box } else { return nil } }
@@ -60,12 +74,18 @@ struct MarkerLayout {
 
     // MARK: Building
 
+    /// The node tree of `part`, whose place in the description is `path`.
     mutating func build(_ part: Part, path: String) throws(MarkerError) -> LayoutNode {
-        let node = LayoutNode(part: part, path: path)
+        try build(part, parent: nil, index: 0, rootPath: path)
+    }
+
+    private mutating func build(_ part: Part, parent: LayoutNode?, index: Int, rootPath: String) throws(MarkerError) -> LayoutNode {
+        let node = LayoutNode(part: part, parent: parent, index: index, rootPath: rootPath)
         switch part.kind {
         case .box(let box):
+            node.children.reserveCapacity(box.children.count)
             for (index, child) in box.children.enumerated() {
-                node.children.append(try build(child, path: "\(path).children[\(index)]"))
+                node.children.append(try build(child, parent: node, index: index, rootPath: rootPath))
             }
         case .text(let text):
             node.fallback = try renderer.fallback(families: text.families, weight: text.weight.value)

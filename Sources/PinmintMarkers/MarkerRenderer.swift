@@ -19,6 +19,9 @@ public final class MarkerRenderer {
     private var textLayouts: [TextKey: TextLayout] = [:]
     /// Pictures area-averaged to the size they are drawn at, by file and size.
     private var shrunkPictures: [String: Image] = [:]
+    /// Background outlines drawn before: markers in a batch repeat their
+    /// shapes (a badge circle; a tag as wide as the last price's). Bounded.
+    private var outlines: [OutlineKey: ShapeOutline] = [:]
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
     /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
@@ -106,7 +109,7 @@ public final class MarkerRenderer {
         let key = TextKey(text: text, style: style, families: families, weight: weight, scale: scale)
         if let cached = textLayouts[key] { return cached }
         let layout = try TextLayout(text: text, style: style, fallback: fallback, scale: scale)
-        if textLayouts.count >= 1024 { textLayouts.removeAll() }
+        if textLayouts.count >= 1024 { textLayouts.removeAll(keepingCapacity: true) }
         textLayouts[key] = layout
         return layout
     }
@@ -124,6 +127,19 @@ public final class MarkerRenderer {
         return prepared
     }
 
+    /// `shape`'s outline in `frame` at `scale` (see `Shape.outline`), made
+    /// once per shape, frame and scale. Shapes from SVG path data are made
+    /// every time (hashing their path would cost about as much).
+    func outline(of shape: Shape, in frame: Rect, scale: Double) -> ShapeOutline {
+        if case .path = shape { return shape.outline(in: frame, scale: scale) }
+        let key = OutlineKey(shape: shape, frame: frame, scale: scale)
+        if let cached = outlines[key] { return cached }
+        let outline = shape.outline(in: frame, scale: scale)
+        if outlines.count >= 256 { outlines.removeAll(keepingCapacity: true) }
+        outlines[key] = outline
+        return outline
+    }
+
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {
         if let cached = icons[file] { return cached }
         guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such icon file") }
@@ -137,11 +153,44 @@ public final class MarkerRenderer {
 }
 
 /// A text and everything its layout depends on.
+///
+/// The text is compared and hashed by its UTF-8 bytes, not as a `String`:
+/// String's hash and `==` normalise non-ASCII text first (most of a lookup's
+/// cost for "5200萬"), and two spellings that normalise alike (é as one
+/// scalar or as e and a combining accent) are set from different scalars,
+/// so they must not share a layout.
 private struct TextKey: Hashable {
     let text: String
     let style: TextStyle
     let families: [String]?
     let weight: Int
+    let scale: Double
+
+    static func == (left: TextKey, right: TextKey) -> Bool {
+        left.weight == right.weight && left.scale == right.scale && left.style == right.style
+            && left.families == right.families && left.text.utf8.elementsEqual(right.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+        if hashed == nil {
+            hasher.combine(text.utf8.count)
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
+        hasher.combine(style)
+        hasher.combine(families)
+        hasher.combine(weight)
+        hasher.combine(scale)
+    }
+}
+
+/// A shape laid over a frame at a scale: what its outline depends on.
+private struct OutlineKey: Hashable {
+    let shape: Shape
+    let frame: Rect
     let scale: Double
 }
 

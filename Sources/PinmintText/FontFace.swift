@@ -151,6 +151,9 @@ public struct GlyphOutline: Sendable {
     public let path: Path
     /// How far the pen moves after the glyph, in pixels.
     public let advance: Double
+    /// `path.bounds`, worked out once when the outline is loaded (layouts
+    /// ask for their ink bounds on every marker; the outline is cached).
+    public let bounds: Rect?
     /// Which glyph, size, hinting and emboldening this is (for the mask cache).
     let key: GlyphKey
 
@@ -158,6 +161,7 @@ public struct GlyphOutline: Sendable {
         self.path = path
         self.advance = advance
         self.key = key
+        bounds = path.bounds
     }
 }
 

@@ -64,11 +64,15 @@ public struct TextLayout {
 
     /// The union of the glyph outlines' bounds in device pixels, relative to
     /// the layout box's top-left corner (no halo); nil when nothing is drawn.
-    public var inkBounds: Rect? {
+    /// Worked out once, when the text is laid out.
+    public let inkBounds: Rect?
+
+    /// The union of the placed glyphs' outline bounds (see `inkBounds`).
+    static func inkBounds(of lines: [Line]) -> Rect? {
         var union: Rect? = nil
         for line in lines {
             for glyph in line.glyphs {
-                guard let bounds = glyph.outline.path.bounds else { continue }
+                guard let bounds = glyph.outline.bounds else { continue }
                 let placed = Rect(x: bounds.minX + line.x + glyph.x, y: bounds.minY + line.baseline,
                                   width: bounds.width, height: bounds.height)
                 union = union.map { $0.union(placed) } ?? placed
@@ -114,10 +118,15 @@ public struct TextLayout {
         isTruncated = setter.didTruncate
 
         // Vertical metrics: the largest of the faces in use (the first face when none is).
-        var used = Set(setter.lines.flatMap { $0.map(\.member) })
-        if used.isEmpty { used = [0] }
+        // A flag per member of the chain (a few), no set: layouts are made per marker.
+        var used = [Bool](repeating: false, count: fallback.members.count)
+        var anyUsed = false
+        for line in setter.lines {
+            for glyph in line { used[glyph.member] = true; anyUsed = true }
+        }
+        if !anyUsed { used[0] = true }
         var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)
-        for member in used.sorted() {
+        for member in used.indices where used[member] {
             let faceMetrics = fallback.members[member].face.metrics(pixelSize: setter.pixelSize)
             metrics.ascent = max(metrics.ascent, faceMetrics.ascent)
             metrics.descent = max(metrics.descent, faceMetrics.descent)
@@ -139,6 +148,7 @@ public struct TextLayout {
             lines.append(Line(glyphs: glyphs, width: widths[index], x: x, baseline: baseline))
         }
         self.lines = lines
+        inkBounds = TextLayout.inkBounds(of: lines)
         let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
         deviceSize = Size(style.alignment == .left ? widest.rounded(.up) : boxWidth,
                            (lastBaseline + metrics.descent).rounded(.up))
