@@ -48,28 +48,29 @@ extension MarkerLayout {
             guard let rect, rect.width > 0 || rect.height > 0 else { return }
             ink = ink.map { $0.union(rect) } ?? rect
         }
-        switch node.part.kind {
-        case .box(let box):
-            if box.shape != nil, box.fill != nil || box.stroke != nil {
+        switch node.role {
+        case .box:
+            // The box's fields read in place (`node.box!.…`), not the box copied out.
+            if node.box!.shape != nil, node.box!.fill != nil || node.box!.stroke != nil {
                 // Every shape lies inside its frame (a pointer's tip is on the
                 // frame's edge), so the frame bounds its ink without building it.
                 var shapeBounds = node.frame
-                if let stroke = box.stroke {
+                if let stroke = node.box!.stroke {
                     // Half the pen each side; a miter join reaches at most miterLimit half-widths.
                     let reach = stroke.width * scale / 2 * (stroke.join == .miter ? 4 : 1)
                     shapeBounds = shapeBounds.insetBy(dx: -reach, dy: -reach)
                 }
                 add(shapeBounds)
-                if let shadow = box.shadow, box.fill != nil, shadow.color.alpha > 0 {
+                if let shadow = node.box!.shadow, node.box!.fill != nil, shadow.color.alpha > 0 {
                     // Beyond 3σ a Gaussian edge is below half an 8-bit step.
                     let reach = 3 * shadow.blurRadius * scale
                     add(node.frame.insetBy(dx: -reach, dy: -reach)
                         .offsetBy(shadow.offset.x * scale, shadow.offset.y * scale))
                 }
             }
-        case .text(let text):
+        case .text:
             guard let glyphs = placedInk(node) else { break }
-            let halo = (text.halo?.width ?? 0) * scale
+            let halo = (node.textPart!.halo?.width ?? 0) * scale
             add(glyphs.insetBy(dx: -halo, dy: -halo))
         case .picture, .icon:
             add(node.frame)
@@ -84,19 +85,19 @@ extension MarkerLayout {
     private func draw(_ node: LayoutNode, on canvas: Canvas, background: Color?) throws {
         let opacity = node.part.opacity
         guard opacity > 0 else { return }
-        switch node.part.kind {
-        case .box(let box):
+        switch node.role {
+        case .box:
             // Group opacity: children and background fade together.
             let grouped = opacity < 1 && !node.children.isEmpty
             if grouped { canvas.beginLayer() }
             let alpha = grouped ? 1 : opacity
             var background = background
             var clipped = false
-            if let shape = box.shape {
+            if let shape = node.box!.shape {
                 let outline = renderer.outline(of: shape, in: node.frame, scale: scale)
                 node.outline = outline
-                if let fill = box.fill {
-                    let shadow = box.shadow.map {
+                if let fill = node.box!.fill {
+                    let shadow = node.box!.shadow.map {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
                     }
                     try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),
@@ -107,12 +108,12 @@ extension MarkerLayout {
                         background = Color(red: 0.3, green: 0.3, blue: 0.3)
                     }
                 }
-                if let stroke = box.stroke, stroke.width > 0 {
+                if let stroke = node.box!.stroke, stroke.width > 0 {
                     let style = StrokeStyle(width: stroke.width * scale, cap: .butt, join: stroke.join,
                                             dashes: stroke.dashes.map { $0 * scale })
                     try canvas.stroke(outline.path, style: style, paint: .solid(stroke.color), opacity: alpha)
                 }
-                if box.clipsChildren {
+                if node.box!.clipsChildren {
                     try canvas.pushClip(outline.path)
                     clipped = true
                 }
@@ -120,13 +121,14 @@ extension MarkerLayout {
             for child in node.children { try draw(child, on: canvas, background: background) }
             if clipped { try canvas.popClip() }
             if grouped { try canvas.endLayer(opacity: opacity) }
-        case .text(let text):
+        case .text:
             guard let layout = node.text else { return }
-            let color = text.color ?? MarkerLayout.contrastingColor(on: background)
+            let color = node.textPart!.color ?? MarkerLayout.contrastingColor(on: background)
             let origin = textOrigin(node)
-            try layout.draw(on: canvas, at: Point(origin.x / scale, origin.y / scale), color: color, halo: text.halo,
+            try layout.draw(on: canvas, at: Point(origin.x / scale, origin.y / scale), color: color, halo: node.textPart!.halo,
                             opacity: opacity)
-        case .picture(let picture):
+        case .picture:
+            guard case .picture(let picture) = node.part.kind else { return }
             var path = Path()
             let frame = node.frame
             if picture.clipCircle {
@@ -140,7 +142,8 @@ extension MarkerLayout {
             case .placeholder(let color): try canvas.fill(path, paint: .solid(color), opacity: opacity)
             case .file: try canvas.fill(path, paint: paint(.picture(picture.source, fit: picture.fit), frame: frame, image: node.image), opacity: opacity)
             }
-        case .icon(let icon):
+        case .icon:
+            guard case .icon(let icon) = node.part.kind else { return }
             switch icon.source {
             case .file:
                 guard let svg = node.svg else { return }
@@ -225,15 +228,17 @@ extension MarkerLayout {
     /// The first pointer tip, the content box, and the hit boxes of what is drawn.
     private func survey(_ node: LayoutNode, tip: inout Point?, content: inout Rect?, firstText: inout Rect?, hits: inout [Rect]) {
         var draws = false
-        switch node.part.kind {
-        case .box(let box):
-            if let shape = box.shape {
-                let outline = node.outline ?? shape.outline(in: node.frame, scale: scale)
+        switch node.role {
+        case .box:
+            if let shape = node.box!.shape {
+                let outline = node.outline ?? renderer.outline(of: shape, in: node.frame, scale: scale)
                 if tip == nil, let pointer = outline.tip { tip = pointer }
-                if box.fill != nil || box.stroke != nil {
+                if node.box!.fill != nil || node.box!.stroke != nil {
                     // A stroke is centred on the outline: half of it lies outside.
-                    let reach = (box.stroke?.width ?? 0) * scale / 2
-                    if node.part.hit != false { hits += outline.pieces.map { $0.insetBy(dx: -reach, dy: -reach) } }
+                    let reach = (node.box!.stroke?.width ?? 0) * scale / 2
+                    if node.part.hit != false {
+                        for piece in outline.pieces { hits.append(piece.insetBy(dx: -reach, dy: -reach)) }
+                    }
                     draws = true
                 }
             }
@@ -262,10 +267,10 @@ extension MarkerLayout {
     /// What must not be stretched: every drawn part inside the root (badges,
     /// pictures, icons, text ink, filled boxes) and every pointer.
     private func collectFixed(_ node: LayoutNode, isRoot: Bool, into fixed: inout [Rect]) {
-        switch node.part.kind {
-        case .box(let box):
+        switch node.role {
+        case .box:
             if let outline = node.outline { fixed += outline.pieces.dropFirst() }
-            if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
+            if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { fixed.append(node.frame) }
         case .text:
             if let ink = placedInk(node) { fixed.append(ink) }
         case .picture, .icon:
