@@ -1,13 +1,17 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout|text-only|resolve]`:
+/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout|text-only|resolve|checksums]`:
 /// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
 /// - `callout` with a 140 x 100 picture and two lines of text at @2x;
 /// - `text-only` (only when asked for): the same price tags with the tag's and
 ///   the badge's shapes taken away, i.e. layout, text and canvas without fills.
+/// `checksums` prints a hash of the 16-bit pixels, the metadata and the
+/// warnings of every Golden/markers case at @1x, @2x and @3x (drawn twice by
+/// one renderer, the second time from its caches, and the prices 5200萬 …
+/// 5219萬): two builds that print the same lines draw the same markers.
 /// The varying prices are put into one resolved description before timing
 /// starts (the label's text replaced), so that a run's instruction count
 /// (callgrind) holds renders and almost nothing else: the difference between
@@ -26,6 +30,7 @@ func runMarkerBench(_ arguments: [String]) throws {
         }
         index += 2
     }
+    if only == "checksums" { try printMarkerChecksums(); return }
     let renderer = try MarkerRenderer()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
@@ -131,4 +136,32 @@ private func withoutShapes(_ description: MarkerDescription) -> MarkerDescriptio
     var description = description
     description.body = bare(description.body)
     return description
+}
+
+/// See `runMarkerBench`'s `checksums`.
+private func printMarkerChecksums() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let folder = root.appendingPathComponent("Golden/markers")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+    var descriptions: [(String, MarkerDescription)] = []
+    for name in names {
+        let file = try MarkerFile(contentsOfFile: folder.appendingPathComponent(name).path)
+        for description in try file.style.resolve(values: file.values) {
+            descriptions.append(("\(name.dropLast(5))-\(description.variant)", description))
+        }
+    }
+    let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]
+    for price in 5200..<5220 { descriptions.append(("price-\(price)", withLabel("\(price)萬", in: priceTag))) }
+    let renderer = try MarkerRenderer()
+    for pass in ["first", "again"] {
+        for (name, description) in descriptions {
+            for scale in [1.0, 2.0, 3.0] {
+                let marker = try renderer.render(description, scale: scale)
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for value in marker.canvas.makeImage().pixels { hash = (hash ^ UInt64(value)) &* 0x100_0000_01b3 }
+                let metadata = MarkerMetadata.jsonText(marker.metadata.json()).split(separator: "\n").joined(separator: " ")
+                print("\(pass) \(name)@\(Int(scale))x \(String(hash, radix: 16)) \(metadata) \(marker.warnings)")
+            }
+        }
+    }
 }
