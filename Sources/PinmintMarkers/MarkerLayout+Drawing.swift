@@ -100,8 +100,19 @@ extension MarkerLayout {
                     let shadow = node.box!.shadow.map {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
                     }
-                    try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),
-                                    opacity: alpha, shadow: shadow)
+                    if shadow == nil, canvas.clipDepth == 0, case .color(let color) = fill {
+                        // A plain colour fill composites the shape's coverage mask,
+                        // kept by the renderer (as glyph masks are kept per face):
+                        // a batch repeats its tags and badges at the same frames.
+                        // The mask holds the coverage the fill would give, and is
+                        // composited by the same kernel; under a clip the path is
+                        // filled, since a mask could only multiply coverages.
+                        let mask = try renderer.shapeMask(outline, of: shape, in: node.frame, scale: scale, on: canvas)
+                        try canvas.fill(mask: mask, x: 0, y: 0, color: color, opacity: alpha)
+                    } else {
+                        try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),
+                                        opacity: alpha, shadow: shadow)
+                    }
                     if let color = fill.representativeColor {
                         background = MarkerLayout.composite(color, over: background ?? .white)
                     } else {
@@ -303,11 +314,22 @@ extension MarkerLayout {
 
     /// Whole-pixel boxes inside the canvas, without those inside another.
     static func reduce(_ boxes: [Rect], width: Int, height: Int) -> [PixelBox] {
-        let pixelBoxes = boxes.map { pixelBox($0, width: width, height: height) }.filter { $0.width > 0 && $0.height > 0 }
+        // Plain loops: a marker has a handful of boxes, and the closures and
+        // intermediate arrays cost more than the comparisons.
+        var pixelBoxes: [PixelBox] = []
+        pixelBoxes.reserveCapacity(boxes.count)
+        for rect in boxes {
+            let box = pixelBox(rect, width: width, height: height)
+            if box.width > 0 && box.height > 0 { pixelBoxes.append(box) }
+        }
         var kept: [PixelBox] = []
-        for (index, box) in pixelBoxes.enumerated() {
-            let covered = pixelBoxes.enumerated().contains { other in
-                other.offset != index && other.element.contains(box) && (other.element != box || other.offset < index)
+        kept.reserveCapacity(pixelBoxes.count)
+        for index in pixelBoxes.indices {
+            let box = pixelBoxes[index]
+            var covered = false
+            for other in pixelBoxes.indices where other != index {
+                let element = pixelBoxes[other]
+                if element.contains(box) && (element != box || other < index) { covered = true; break }
             }
             if !covered { kept.append(box) }
         }

@@ -22,6 +22,12 @@ public final class MarkerRenderer {
     /// Background outlines drawn before: markers in a batch repeat their
     /// shapes (a badge circle; a tag as wide as the last price's). Bounded.
     private var outlines: [OutlineKey: ShapeOutline] = [:]
+    /// Coverage masks of background shapes filled with a plain colour, by
+    /// shape, frame, scale and flattening tolerance; bounded by their bytes.
+    private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
+    private var shapeMaskBytes = 0
+    /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
+    static let maximumShapeMaskBytes = 8 << 20
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
     /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
@@ -140,6 +146,23 @@ public final class MarkerRenderer {
         return outline
     }
 
+    /// The coverage mask of `outline` (`shape`'s outline in `frame` at
+    /// `scale`) as `canvas` would fill it, made once per shape, frame, scale
+    /// and flattening tolerance. Past `maximumShapeMaskBytes` the cache starts again empty.
+    func shapeMask(_ outline: ShapeOutline, of shape: Shape, in frame: Rect, scale: Double,
+                   on canvas: Canvas) throws(RasterError) -> CoverageMask {
+        let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.flatteningTolerance)
+        if let cached = shapeMasks[key] { return cached }
+        let mask = try canvas.makeCoverageMask(outline.path)
+        if shapeMaskBytes + mask.byteCount > MarkerRenderer.maximumShapeMaskBytes {
+            shapeMasks.removeAll(keepingCapacity: true)
+            shapeMaskBytes = 0
+        }
+        shapeMasks[key] = mask
+        shapeMaskBytes += mask.byteCount
+        return mask
+    }
+
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {
         if let cached = icons[file] { return cached }
         guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such icon file") }
@@ -167,23 +190,22 @@ private struct TextKey: Hashable {
     let scale: Double
 
     static func == (left: TextKey, right: TextKey) -> Bool {
-        left.weight == right.weight && left.scale == right.scale && left.style == right.style
-            && left.families == right.families && left.text.utf8.elementsEqual(right.text.utf8)
+        // The text first: the keys of one batch mostly differ only there.
+        KeyFold.sameBytes(left.text, right.text) && left.weight == right.weight && left.scale == right.scale
+            && left.style == right.style && left.families == right.families
     }
 
+    /// The text and the fields that vary most (size, width limit, lines),
+    /// folded into one word; the rest is left to `==`.
     func hash(into hasher: inout Hasher) {
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            hasher.combine(bytes.count)
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        }
-        if hashed == nil {
-            hasher.combine(text.utf8.count)
-            for byte in text.utf8 { hasher.combine(byte) }
-        }
-        hasher.combine(style)
-        hasher.combine(families)
-        hasher.combine(weight)
-        hasher.combine(scale)
+        var fold = KeyFold()
+        for byte in text.utf8 { fold.add(UInt64(byte)) }
+        fold.add(style.fontSize)
+        fold.add(style.maxWidth ?? -1)
+        fold.add(UInt64(bitPattern: Int64(style.maxLines ?? -1)))
+        fold.add(UInt64(bitPattern: Int64(weight)))
+        fold.add(scale)
+        hasher.combine(fold.value)
     }
 }
 
@@ -192,12 +214,54 @@ private struct OutlineKey: Hashable {
     let shape: Shape
     let frame: Rect
     let scale: Double
+
+    /// The frame and the scale folded into one word; shapes are told apart by `==`.
+    func hash(into hasher: inout Hasher) {
+        var fold = KeyFold()
+        fold.add(frame.minX)
+        fold.add(frame.minY)
+        fold.add(frame.width)
+        fold.add(frame.height)
+        fold.add(scale)
+        hasher.combine(fold.value)
+    }
+}
+
+/// A shape's outline (see `OutlineKey`) flattened at a tolerance.
+private struct ShapeMaskKey: Hashable {
+    let shape: OutlineKey
+    let tolerance: Double
 }
 
 /// Families asked for (nil: the defaults) and a weight.
 private struct FallbackKey: Hashable {
     let families: [String]?
     let weight: Int
+}
+
+/// Cache keys' fields folded into one 64-bit word (FNV-1a, a word at a
+/// time), which the `Hasher` then takes in one `combine`: feeding it a dozen
+/// fields one by one cost more than the lookups it served. Equal keys fold
+/// alike; different keys that fold alike only cost `==` a comparison.
+struct KeyFold {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ word: UInt64) { value = (value ^ word) &* 0x100_0000_01b3 }
+
+    /// A length by its bits, with 0 and -0 (equal) folded alike.
+    mutating func add(_ length: Double) { add(length == 0 ? 0 : length.bitPattern) }
+
+    /// Whether two strings hold the same UTF-8 bytes (not Unicode equivalence).
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        let compared = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+            }
+        }
+        if case let equal?? = compared { return equal }
+        return left.utf8.elementsEqual(right.utf8)
+    }
 }
 
 /// A drawn marker: pixels and what a map client needs to place it.

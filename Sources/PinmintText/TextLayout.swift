@@ -156,6 +156,8 @@ public struct TextLayout {
 
     /// Paragraphs split at "\n", "\r\n" and "\r".
     static func paragraphs(_ text: String) -> [[Unicode.Scalar]] {
+        // One paragraph (a label): its scalars in one array, sized once.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0xE2 }) { return [Array(text.unicodeScalars)] }
         var paragraphs: [[Unicode.Scalar]] = [[]]
         var previous: Unicode.Scalar? = nil
         for scalar in text.unicodeScalars {
@@ -245,6 +247,7 @@ struct LineSetter {
 
     mutating func setParagraph(_ scalars: [Unicode.Scalar]) throws(FontError) {
         var run: [Shaped] = []
+        run.reserveCapacity(scalars.count)
         for scalar in scalars where !LineSetter.isIgnorable(scalar) || scalar == "\t" {
             try run.append(shape(scalar == "\t" ? " " : scalar))
         }
