@@ -27,18 +27,15 @@ extension MarkerLayout {
             throw MarkerError(input: source, problem: "drawing failed: \(error)")
         }
 
-        var tip: Point? = nil
-        var content: Rect? = nil, firstText: Rect? = nil
-        var hits: [Rect] = [], fixed: [Rect] = []
-        survey(root, tip: &tip, content: &content, firstText: &firstText, hits: &hits)
-        collectFixed(root, isRoot: true, into: &fixed)
-        let anchorPoint = self.anchorPoint(anchor, root: root, tip: tip)
+        var found = Survey()
+        survey(root, isRoot: true, into: &found)
+        let anchorPoint = self.anchorPoint(anchor, root: root, tip: found.tip)
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
-                                      hitBoxes: MarkerLayout.reduce(hits, width: width, height: height),
-                                      contentBox: (content ?? firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
+                                      hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height),
+                                      contentBox: (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
                                       variant: variant)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
-                              fixedRegions: fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
+                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
     }
 
     // MARK: Extents
@@ -236,36 +233,56 @@ extension MarkerLayout {
 
     // MARK: Metadata
 
-    /// The first pointer tip, the content box, and the hit boxes of what is drawn.
-    private func survey(_ node: LayoutNode, tip: inout Point?, content: inout Rect?, firstText: inout Rect?, hits: inout [Rect]) {
+    /// What the metadata is made of, gathered in one walk over the placed tree.
+    private struct Survey {
+        /// The first pointer tip.
+        var tip: Point?
+        /// The frame of the part marked content, and of the first text part.
+        var content: Rect?, firstText: Rect?
+        /// Boxes of what is drawn.
+        var hits: [Rect] = []
+        /// What must not be stretched: every drawn part inside the root
+        /// (badges, pictures, icons, text ink, filled boxes) and every pointer.
+        var fixed: [Rect] = []
+    }
+
+    /// Fills `found` from `node` and its children, in tree order (hit
+    /// boxes and fixed regions used to take a walk each).
+    private func survey(_ node: LayoutNode, isRoot: Bool, into found: inout Survey) {
         var draws = false
         switch node.role {
         case .box:
             if let shape = node.box!.shape {
                 let outline = node.outline ?? renderer.outline(of: shape, in: node.frame, scale: scale)
-                if tip == nil, let pointer = outline.tip { tip = pointer }
+                if found.tip == nil, let pointer = outline.tip { found.tip = pointer }
                 if node.box!.fill != nil || node.box!.stroke != nil {
                     // A stroke is centred on the outline: half of it lies outside.
                     let reach = (node.box!.stroke?.width ?? 0) * scale / 2
                     if node.part.hit != false {
-                        for piece in outline.pieces { hits.append(piece.insetBy(dx: -reach, dy: -reach)) }
+                        for piece in outline.pieces { found.hits.append(piece.insetBy(dx: -reach, dy: -reach)) }
                     }
                     draws = true
                 }
             }
+            // Pointers count as fixed once drawn (an outline is kept then).
+            if let outline = node.outline { found.fixed += outline.pieces.dropFirst() }
+            if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { found.fixed.append(node.frame) }
         case .text:
-            if firstText == nil { firstText = node.frame }
-            if node.part.hit != false, let ink = placedInk(node) { hits.append(ink) }
+            if found.firstText == nil { found.firstText = node.frame }
+            let ink = placedInk(node)
+            if node.part.hit != false, let ink { found.hits.append(ink) }
+            if let ink { found.fixed.append(ink) }
             draws = true
         case .picture, .icon:
-            if node.part.hit != false { hits.append(node.frame) }
+            if node.part.hit != false { found.hits.append(node.frame) }
+            found.fixed.append(node.frame)
             draws = true
         case .spacer:
             break
         }
-        if node.part.hit == true, !draws { hits.append(node.frame) }
-        if node.part.isContent, content == nil { content = node.frame }
-        for child in node.children { survey(child, tip: &tip, content: &content, firstText: &firstText, hits: &hits) }
+        if node.part.hit == true, !draws { found.hits.append(node.frame) }
+        if node.part.isContent, found.content == nil { found.content = node.frame }
+        for child in node.children { survey(child, isRoot: false, into: &found) }
     }
 
     /// A text part's glyph bounds where they are drawn (device pixels), or nil when it draws nothing.
@@ -273,23 +290,6 @@ extension MarkerLayout {
         guard let ink = node.textInk else { return nil }
         let origin = textOrigin(node)
         return Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height)
-    }
-
-    /// What must not be stretched: every drawn part inside the root (badges,
-    /// pictures, icons, text ink, filled boxes) and every pointer.
-    private func collectFixed(_ node: LayoutNode, isRoot: Bool, into fixed: inout [Rect]) {
-        switch node.role {
-        case .box:
-            if let outline = node.outline { fixed += outline.pieces.dropFirst() }
-            if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { fixed.append(node.frame) }
-        case .text:
-            if let ink = placedInk(node) { fixed.append(ink) }
-        case .picture, .icon:
-            fixed.append(node.frame)
-        case .spacer:
-            break
-        }
-        for child in node.children { collectFixed(child, isRoot: false, into: &fixed) }
     }
 
     private func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {

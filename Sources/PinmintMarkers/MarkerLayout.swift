@@ -180,14 +180,15 @@ struct MarkerLayout {
                 body = Size(side, side)
             }
         case .text:
-            let text = node.textPart!
-            var style = TextStyle(fontSize: text.fontSize, letterSpacing: text.letterSpacing, lineHeight: text.lineHeight,
-                                  alignment: text.alignment, wraps: text.maxLines > 1, maxLines: text.maxLines)
+            // The text part's fields read in place (no copy of the part).
+            var style = TextStyle(fontSize: node.textPart!.fontSize, letterSpacing: node.textPart!.letterSpacing,
+                                  lineHeight: node.textPart!.lineHeight, alignment: node.textPart!.alignment,
+                                  wraps: node.textPart!.maxLines > 1, maxLines: node.textPart!.maxLines)
             if let bodyLimit, bodyLimit.isFinite { style.maxWidth = max(1, bodyLimit) / s }
             let layout: TextLayout
             do {
-                layout = try renderer.textLayout(text.text, style: style, families: text.families,
-                                                 weight: text.weight.value, fallback: node.fallback!, scale: s)
+                layout = try renderer.textLayout(node.textPart!.text, style: style, families: node.textPart!.families,
+                                                 weight: node.textPart!.weight.value, fallback: node.fallback!, scale: s)
             } catch {
                 throw MarkerError(input: error.file, path: node.path, problem: error.problem)
             }

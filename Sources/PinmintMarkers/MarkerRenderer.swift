@@ -237,6 +237,14 @@ private struct ShapeMaskKey: Hashable {
 private struct FallbackKey: Hashable {
     let families: [String]?
     let weight: Int
+
+    /// The weight and how many families (nil: none) folded; the names are left to `==`.
+    func hash(into hasher: inout Hasher) {
+        var fold = KeyFold()
+        fold.add(UInt64(bitPattern: Int64(weight)))
+        fold.add(UInt64(bitPattern: Int64(families?.count ?? -1)))
+        hasher.combine(fold.value)
+    }
 }
 
 /// Cache keys' fields folded into one 64-bit word (FNV-1a, a word at a

@@ -211,10 +211,9 @@ struct LineSetter {
         if resolved == nil && !missing.contains(scalar) { missing.append(scalar) }
         let member = resolved?.member ?? 0
         let glyph = resolved?.glyph ?? 0
-        let chosen = fallback.members[member]
-        let strength = chosen.syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
-        let outline = try chosen.face.outline(glyph: glyph, pixelSize: pixelSize, hinting: style.hinting,
-                                              emboldenStrength: strength)
+        let strength = fallback.members[member].syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
+        let outline = try fallback.members[member].face.outline(glyph: glyph, pixelSize: pixelSize, hinting: style.hinting,
+                                                                emboldenStrength: strength)
         return Shaped(scalar: scalar, member: member, glyph: glyph, outline: outline)
     }
 
@@ -224,16 +223,18 @@ struct LineSetter {
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(run.count)
         var pen = 0.0
-        var previous: Shaped? = nil
+        // The previous glyph's member and glyph (for kerning), not a copy of it.
+        var previousMember = -1, previousGlyph: UInt32 = 0
         for item in run {
-            if let previous, previous.member == item.member {
-                pen += try fallback.members[item.member].face.kerning(previous.glyph, item.glyph, pixelSize: pixelSize)
+            if previousMember == item.member {
+                pen += try fallback.members[item.member].face.kerning(previousGlyph, item.glyph, pixelSize: pixelSize)
             }
             let x = style.hinting == .none ? pen : pen.rounded()
             placed.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
                                                  outline: item.outline))
             pen += item.outline.advance + style.letterSpacing * scale
-            previous = item
+            previousMember = item.member
+            previousGlyph = item.glyph
         }
         return placed
     }
