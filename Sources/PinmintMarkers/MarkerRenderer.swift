@@ -28,6 +28,9 @@ public final class MarkerRenderer {
     private var shapeMaskBytes = 0
     /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
     static let maximumShapeMaskBytes = 8 << 20
+    /// Shapes larger than this many pixels (512 × 512) are filled as paths:
+    /// their masks would take megabytes, and markers that size are rare.
+    static let maximumShapeMaskPixels = 512.0 * 512.0
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
     /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
