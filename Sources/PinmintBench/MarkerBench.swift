@@ -1,11 +1,21 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout]`: µs per
-/// marker through `MarkerRenderer` (option filling, layout, text, drawing;
-/// no PNG), warm renderer, median of N:
+/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout|text-only|resolve|checksums]`:
+/// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
+/// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
-/// - `callout` with a 140 x 100 picture and two lines of text at @2x.
+/// - `callout` with a 140 x 100 picture and two lines of text at @2x;
+/// - `text-only` (only when asked for): the same price tags with the tag's and
+///   the badge's shapes taken away, i.e. layout, text and canvas without fills.
+/// `checksums` prints a hash of the 16-bit pixels, the metadata and the
+/// warnings of every Golden/markers case at @1x, @2x and @3x (drawn twice by
+/// one renderer, the second time from its caches, and the prices 5200萬 …
+/// 5219萬): two builds that print the same lines draw the same markers.
+/// The varying prices are put into one resolved description before timing
+/// starts (the label's text replaced), so that a run's instruction count
+/// (callgrind) holds renders and almost nothing else: the difference between
+/// runs of 100 and 300 iterations is 200 renders.
 /// With a baseline, the target line: cairo drawing the price tag's three
 /// shapes without text (scene price-tag@2x) in the same `make bench` run.
 func runMarkerBench(_ arguments: [String]) throws {
@@ -20,6 +30,7 @@ func runMarkerBench(_ arguments: [String]) throws {
         }
         index += 2
     }
+    if only == "checksums" { try printMarkerChecksums(); return }
     let renderer = try MarkerRenderer()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
@@ -27,11 +38,18 @@ func runMarkerBench(_ arguments: [String]) throws {
     let callout = try MarkerStyle.preset(named: "callout")!.resolve(options: [
         "title": "Blue Bottle Coffee", "subtitle": "300 Webster St, Oakland", "picture": picture])[0]
 
-    // Each iteration draws another price (resolved beforehand, not timed), so
+    // Each iteration draws another price (made beforehand, not timed), so
     // the label is never a layout the renderer has already set.
-    let priceTagStyle = MarkerStyle.preset(named: "price-tag")!
-    let priceTags = try (0..<(iterations + 20)).map { iteration in
-        try priceTagStyle.resolve(options: ["label": "\(5200 + iteration)萬", "badge": "成"])[0]
+    let priceTags = (0..<(iterations + 20)).map { iteration in
+        withLabel("\(5200 + iteration)萬", in: priceTag)
+    }
+    // The substitution must give what resolving gives (a price outside the timed ones).
+    let substituted = try renderer.render(withLabel("9999萬", in: priceTag), scale: 2)
+    let resolved = try renderer.render(try MarkerStyle.preset(named: "price-tag")!
+        .resolve(options: ["label": "9999萬", "badge": "成"])[0], scale: 2)
+    guard substituted.canvas.straightRGBA8() == resolved.canvas.straightRGBA8(), substituted.metadata == resolved.metadata else {
+        print("PinmintBench: replacing the label does not draw what resolving it draws")
+        exit(1)
     }
     func median(_ description: MarkerDescription, varying: [MarkerDescription]? = nil) throws -> (microseconds: Double, size: String) {
         var samples: [Double] = []
@@ -60,6 +78,12 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  resolve price-tag options: %.2f µs", samples[samples.count / 2]))
         return
     }
+    if only == "text-only" {
+        let bare = priceTags.map(withoutShapes)
+        let result = try median(bare[0], varying: bare)
+        print(String(format: "  price-tag without its shapes (layout, text, canvas) @2x (%@) %8.2f µs", result.size, result.microseconds))
+        return
+    }
     let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
@@ -70,5 +94,74 @@ func runMarkerBench(_ arguments: [String]) throws {
        let cairo = Double(line.split(separator: " ")[1]) {
         print(String(format: "  cairo: the price tag's three shapes, no text, @2x      %8.2f", cairo))
         print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00)", tag.microseconds / cairo))
+    }
+}
+
+/// `description` with the text of its part named "label" replaced by `label`
+/// (what resolving the preset with that label gives, without resolving).
+private func withLabel(_ label: String, in description: MarkerDescription) -> MarkerDescription {
+    func replaced(_ part: Part) -> Part {
+        var part = part
+        switch part.kind {
+        case .box(var box):
+            box.children = box.children.map(replaced)
+            part.kind = .box(box)
+        case .text(var text) where part.name == "label":
+            text.text = label
+            part.kind = .text(text)
+        default:
+            break
+        }
+        return part
+    }
+    var description = description
+    description.body = replaced(description.body)
+    return description
+}
+
+/// `description` with every box's shape, fill, stroke and shadow removed.
+private func withoutShapes(_ description: MarkerDescription) -> MarkerDescription {
+    func bare(_ part: Part) -> Part {
+        var part = part
+        if case .box(var box) = part.kind {
+            box.shape = nil
+            box.fill = nil
+            box.stroke = nil
+            box.shadow = nil
+            box.children = box.children.map(bare)
+            part.kind = .box(box)
+        }
+        return part
+    }
+    var description = description
+    description.body = bare(description.body)
+    return description
+}
+
+/// See `runMarkerBench`'s `checksums`.
+private func printMarkerChecksums() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let folder = root.appendingPathComponent("Golden/markers")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+    var descriptions: [(String, MarkerDescription)] = []
+    for name in names {
+        let file = try MarkerFile(contentsOfFile: folder.appendingPathComponent(name).path)
+        for description in try file.style.resolve(values: file.values) {
+            descriptions.append(("\(name.dropLast(5))-\(description.variant)", description))
+        }
+    }
+    let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]
+    for price in 5200..<5220 { descriptions.append(("price-\(price)", withLabel("\(price)萬", in: priceTag))) }
+    let renderer = try MarkerRenderer()
+    for pass in ["first", "again"] {
+        for (name, description) in descriptions {
+            for scale in [1.0, 2.0, 3.0] {
+                let marker = try renderer.render(description, scale: scale)
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for value in marker.canvas.makeImage().pixels { hash = (hash ^ UInt64(value)) &* 0x100_0000_01b3 }
+                let metadata = MarkerMetadata.jsonText(marker.metadata.json()).split(separator: "\n").joined(separator: " ")
+                print("\(pass) \(name)@\(Int(scale))x \(String(hash, radix: 16)) \(metadata) \(marker.warnings)")
+            }
+        }
     }
 }

@@ -27,18 +27,15 @@ extension MarkerLayout {
             throw MarkerError(input: source, problem: "drawing failed: \(error)")
         }
 
-        var tip: Point? = nil
-        var content: Rect? = nil, firstText: Rect? = nil
-        var hits: [Rect] = [], fixed: [Rect] = []
-        survey(root, tip: &tip, content: &content, firstText: &firstText, hits: &hits)
-        collectFixed(root, isRoot: true, into: &fixed)
-        let anchorPoint = self.anchorPoint(anchor, root: root, tip: tip)
+        var found = Survey()
+        survey(root, isRoot: true, into: &found)
+        let anchorPoint = self.anchorPoint(anchor, root: root, tip: found.tip)
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
-                                      hitBoxes: MarkerLayout.reduce(hits, width: width, height: height),
-                                      contentBox: (content ?? firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
+                                      hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height),
+                                      contentBox: (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
                                       variant: variant)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
-                              fixedRegions: fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
+                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
     }
 
     // MARK: Extents
@@ -48,28 +45,29 @@ extension MarkerLayout {
             guard let rect, rect.width > 0 || rect.height > 0 else { return }
             ink = ink.map { $0.union(rect) } ?? rect
         }
-        switch node.part.kind {
-        case .box(let box):
-            if box.shape != nil, box.fill != nil || box.stroke != nil {
+        switch node.role {
+        case .box:
+            // The box's fields read in place (`node.box!.…`), not the box copied out.
+            if node.box!.shape != nil, node.box!.fill != nil || node.box!.stroke != nil {
                 // Every shape lies inside its frame (a pointer's tip is on the
                 // frame's edge), so the frame bounds its ink without building it.
                 var shapeBounds = node.frame
-                if let stroke = box.stroke {
+                if let stroke = node.box!.stroke {
                     // Half the pen each side; a miter join reaches at most miterLimit half-widths.
                     let reach = stroke.width * scale / 2 * (stroke.join == .miter ? 4 : 1)
                     shapeBounds = shapeBounds.insetBy(dx: -reach, dy: -reach)
                 }
                 add(shapeBounds)
-                if let shadow = box.shadow, box.fill != nil, shadow.color.alpha > 0 {
+                if let shadow = node.box!.shadow, node.box!.fill != nil, shadow.color.alpha > 0 {
                     // Beyond 3σ a Gaussian edge is below half an 8-bit step.
                     let reach = 3 * shadow.blurRadius * scale
                     add(node.frame.insetBy(dx: -reach, dy: -reach)
                         .offsetBy(shadow.offset.x * scale, shadow.offset.y * scale))
                 }
             }
-        case .text(let text):
+        case .text:
             guard let glyphs = placedInk(node) else { break }
-            let halo = (text.halo?.width ?? 0) * scale
+            let halo = (node.textPart!.halo?.width ?? 0) * scale
             add(glyphs.insetBy(dx: -halo, dy: -halo))
         case .picture, .icon:
             add(node.frame)
@@ -84,35 +82,47 @@ extension MarkerLayout {
     private func draw(_ node: LayoutNode, on canvas: Canvas, background: Color?) throws {
         let opacity = node.part.opacity
         guard opacity > 0 else { return }
-        switch node.part.kind {
-        case .box(let box):
+        switch node.role {
+        case .box:
             // Group opacity: children and background fade together.
             let grouped = opacity < 1 && !node.children.isEmpty
             if grouped { canvas.beginLayer() }
             let alpha = grouped ? 1 : opacity
             var background = background
             var clipped = false
-            if let shape = box.shape {
-                let outline = shape.outline(in: node.frame, scale: scale)
+            if let shape = node.box!.shape {
+                let outline = renderer.outline(of: shape, in: node.frame, scale: scale)
                 node.outline = outline
-                if let fill = box.fill {
-                    let shadow = box.shadow.map {
+                if let fill = node.box!.fill {
+                    let shadow = node.box!.shadow.map {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
                     }
-                    try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),
-                                    opacity: alpha, shadow: shadow)
+                    if shadow == nil, canvas.clipDepth == 0, case .color(let color) = fill,
+                       node.frame.width * node.frame.height <= MarkerRenderer.maximumShapeMaskPixels {
+                        // A plain colour fill composites the shape's coverage mask,
+                        // kept by the renderer (as glyph masks are kept per face):
+                        // a batch repeats its tags and badges at the same frames.
+                        // The mask holds the coverage the fill would give, and is
+                        // composited by the same kernel; under a clip the path is
+                        // filled, since a mask could only multiply coverages.
+                        let mask = try renderer.shapeMask(outline, of: shape, in: node.frame, scale: scale, on: canvas)
+                        try canvas.fill(mask: mask, x: 0, y: 0, color: color, opacity: alpha)
+                    } else {
+                        try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),
+                                        opacity: alpha, shadow: shadow)
+                    }
                     if let color = fill.representativeColor {
                         background = MarkerLayout.composite(color, over: background ?? .white)
                     } else {
                         background = Color(red: 0.3, green: 0.3, blue: 0.3)
                     }
                 }
-                if let stroke = box.stroke, stroke.width > 0 {
+                if let stroke = node.box!.stroke, stroke.width > 0 {
                     let style = StrokeStyle(width: stroke.width * scale, cap: .butt, join: stroke.join,
                                             dashes: stroke.dashes.map { $0 * scale })
                     try canvas.stroke(outline.path, style: style, paint: .solid(stroke.color), opacity: alpha)
                 }
-                if box.clipsChildren {
+                if node.box!.clipsChildren {
                     try canvas.pushClip(outline.path)
                     clipped = true
                 }
@@ -120,13 +130,14 @@ extension MarkerLayout {
             for child in node.children { try draw(child, on: canvas, background: background) }
             if clipped { try canvas.popClip() }
             if grouped { try canvas.endLayer(opacity: opacity) }
-        case .text(let text):
+        case .text:
             guard let layout = node.text else { return }
-            let color = text.color ?? MarkerLayout.contrastingColor(on: background)
+            let color = node.textPart!.color ?? MarkerLayout.contrastingColor(on: background)
             let origin = textOrigin(node)
-            try layout.draw(on: canvas, at: Point(origin.x / scale, origin.y / scale), color: color, halo: text.halo,
+            try layout.draw(on: canvas, at: Point(origin.x / scale, origin.y / scale), color: color, halo: node.textPart!.halo,
                             opacity: opacity)
-        case .picture(let picture):
+        case .picture:
+            guard case .picture(let picture) = node.part.kind else { return }
             var path = Path()
             let frame = node.frame
             if picture.clipCircle {
@@ -140,7 +151,8 @@ extension MarkerLayout {
             case .placeholder(let color): try canvas.fill(path, paint: .solid(color), opacity: opacity)
             case .file: try canvas.fill(path, paint: paint(.picture(picture.source, fit: picture.fit), frame: frame, image: node.image), opacity: opacity)
             }
-        case .icon(let icon):
+        case .icon:
+            guard case .icon(let icon) = node.part.kind else { return }
             switch icon.source {
             case .file:
                 guard let svg = node.svg else { return }
@@ -222,34 +234,56 @@ extension MarkerLayout {
 
     // MARK: Metadata
 
-    /// The first pointer tip, the content box, and the hit boxes of what is drawn.
-    private func survey(_ node: LayoutNode, tip: inout Point?, content: inout Rect?, firstText: inout Rect?, hits: inout [Rect]) {
+    /// What the metadata is made of, gathered in one walk over the placed tree.
+    private struct Survey {
+        /// The first pointer tip.
+        var tip: Point?
+        /// The frame of the part marked content, and of the first text part.
+        var content: Rect?, firstText: Rect?
+        /// Boxes of what is drawn.
+        var hits: [Rect] = []
+        /// What must not be stretched: every drawn part inside the root
+        /// (badges, pictures, icons, text ink, filled boxes) and every pointer.
+        var fixed: [Rect] = []
+    }
+
+    /// Fills `found` from `node` and its children, in tree order (hit
+    /// boxes and fixed regions used to take a walk each).
+    private func survey(_ node: LayoutNode, isRoot: Bool, into found: inout Survey) {
         var draws = false
-        switch node.part.kind {
-        case .box(let box):
-            if let shape = box.shape {
-                let outline = node.outline ?? shape.outline(in: node.frame, scale: scale)
-                if tip == nil, let pointer = outline.tip { tip = pointer }
-                if box.fill != nil || box.stroke != nil {
+        switch node.role {
+        case .box:
+            if let shape = node.box!.shape {
+                let outline = node.outline ?? renderer.outline(of: shape, in: node.frame, scale: scale)
+                if found.tip == nil, let pointer = outline.tip { found.tip = pointer }
+                if node.box!.fill != nil || node.box!.stroke != nil {
                     // A stroke is centred on the outline: half of it lies outside.
-                    let reach = (box.stroke?.width ?? 0) * scale / 2
-                    if node.part.hit != false { hits += outline.pieces.map { $0.insetBy(dx: -reach, dy: -reach) } }
+                    let reach = (node.box!.stroke?.width ?? 0) * scale / 2
+                    if node.part.hit != false {
+                        for piece in outline.pieces { found.hits.append(piece.insetBy(dx: -reach, dy: -reach)) }
+                    }
                     draws = true
                 }
             }
+            // Pointers count as fixed once drawn (an outline is kept then).
+            if let outline = node.outline { found.fixed += outline.pieces.dropFirst() }
+            if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { found.fixed.append(node.frame) }
         case .text:
-            if firstText == nil { firstText = node.frame }
-            if node.part.hit != false, let ink = placedInk(node) { hits.append(ink) }
+            if found.firstText == nil { found.firstText = node.frame }
+            let ink = placedInk(node)
+            if node.part.hit != false, let ink { found.hits.append(ink) }
+            if let ink { found.fixed.append(ink) }
             draws = true
         case .picture, .icon:
-            if node.part.hit != false { hits.append(node.frame) }
+            if node.part.hit != false { found.hits.append(node.frame) }
+            found.fixed.append(node.frame)
             draws = true
         case .spacer:
             break
         }
-        if node.part.hit == true, !draws { hits.append(node.frame) }
-        if node.part.isContent, content == nil { content = node.frame }
-        for child in node.children { survey(child, tip: &tip, content: &content, firstText: &firstText, hits: &hits) }
+        if node.part.hit == true, !draws { found.hits.append(node.frame) }
+        if node.part.isContent, found.content == nil { found.content = node.frame }
+        for child in node.children { survey(child, isRoot: false, into: &found) }
     }
 
     /// A text part's glyph bounds where they are drawn (device pixels), or nil when it draws nothing.
@@ -257,23 +291,6 @@ extension MarkerLayout {
         guard let ink = node.textInk else { return nil }
         let origin = textOrigin(node)
         return Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height)
-    }
-
-    /// What must not be stretched: every drawn part inside the root (badges,
-    /// pictures, icons, text ink, filled boxes) and every pointer.
-    private func collectFixed(_ node: LayoutNode, isRoot: Bool, into fixed: inout [Rect]) {
-        switch node.part.kind {
-        case .box(let box):
-            if let outline = node.outline { fixed += outline.pieces.dropFirst() }
-            if !isRoot, box.fill != nil || box.stroke != nil { fixed.append(node.frame) }
-        case .text:
-            if let ink = placedInk(node) { fixed.append(ink) }
-        case .picture, .icon:
-            fixed.append(node.frame)
-        case .spacer:
-            break
-        }
-        for child in node.children { collectFixed(child, isRoot: false, into: &fixed) }
     }
 
     private func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {
@@ -298,11 +315,22 @@ extension MarkerLayout {
 
     /// Whole-pixel boxes inside the canvas, without those inside another.
     static func reduce(_ boxes: [Rect], width: Int, height: Int) -> [PixelBox] {
-        let pixelBoxes = boxes.map { pixelBox($0, width: width, height: height) }.filter { $0.width > 0 && $0.height > 0 }
+        // Plain loops: a marker has a handful of boxes, and the closures and
+        // intermediate arrays cost more than the comparisons.
+        var pixelBoxes: [PixelBox] = []
+        pixelBoxes.reserveCapacity(boxes.count)
+        for rect in boxes {
+            let box = pixelBox(rect, width: width, height: height)
+            if box.width > 0 && box.height > 0 { pixelBoxes.append(box) }
+        }
         var kept: [PixelBox] = []
-        for (index, box) in pixelBoxes.enumerated() {
-            let covered = pixelBoxes.enumerated().contains { other in
-                other.offset != index && other.element.contains(box) && (other.element != box || other.offset < index)
+        kept.reserveCapacity(pixelBoxes.count)
+        for index in pixelBoxes.indices {
+            let box = pixelBoxes[index]
+            var covered = false
+            for other in pixelBoxes.indices where other != index {
+                let element = pixelBoxes[other]
+                if element.contains(box) && (element != box || other < index) { covered = true; break }
             }
             if !covered { kept.append(box) }
         }

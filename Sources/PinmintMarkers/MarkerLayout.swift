@@ -7,9 +7,29 @@ import PinmintText
 /// A part with what laying it out needs: its resources, its measured size
 /// and its frame, all in device pixels.
 final class LayoutNode {
+    /// What a part is, without what it holds: the passes switch on this, and
+    /// read `box` or `textPart` in place (switching on `part.kind` copied the
+    /// whole payload, retains and all, in every pass).
+    enum Role { case box, text, picture, icon, spacer }
+
     let part: Part
-    /// Where the part is in the description, for errors.
-    let path: String
+    let role: Role
+    /// The part's box, when it is one (taken out of `part` once).
+    let box: Box?
+    /// The part's text, when it is one (taken out of `part` once).
+    let textPart: TextPart?
+    /// Text, or a box without a fixed width holding text: its width follows
+    /// the room it is given, so a row measures it after its fixed parts.
+    /// Set by `MarkerLayout.build` once the children are built.
+    fileprivate(set) var isFlexible = false
+    /// The node this one is a child of (nil for the root): it holds this
+    /// node, so it outlives it. With `index`, `path` is made only for an
+    /// error (building it for every part took a string per part per marker).
+    private unowned(unsafe) let parent: LayoutNode?
+    /// Which child of `parent` this is.
+    private let index: Int
+    /// The root's path ("marker").
+    private let rootPath: String
     var children: [LayoutNode] = []
     var fallback: FontFallback?
     var text: TextLayout? { didSet { textInk = text?.inkBounds } }
@@ -23,19 +43,40 @@ final class LayoutNode {
     var size = Size(0, 0)
     var frame = Rect.zero
 
-    init(part: Part, path: String) {
+    init(part: Part, parent: LayoutNode?, index: Int, rootPath: String) {
         self.part = part
-        self.path = path
+        switch part.kind {
+        case .box(let box): role = .box; self.box = box; textPart = nil
+        case .text(let text): role = .text; box = nil; textPart = text
+        case .picture: role = .picture; box = nil; textPart = nil
+        case .icon: role = .icon; box = nil; textPart = nil
+        case .spacer: role = .spacer; box = nil; textPart = nil
+        }
+        self.parent = parent
+        self.index = index
+        self.rootPath = rootPath
     }
 
-    var box: Box? { if case .box(let box) = part.kind { return box } else { return nil } }
-    var isText: Bool { if case .text = part.kind { return true } else { return false } }
-    /// Text, or a box without a fixed width holding text: its width follows
-    /// the room it is given, so a row measures it after its fixed parts.
-    var isFlexible: Bool {
-        if isText { return true }
-        guard box != nil, part.width == nil else { return false }
-        return children.contains { $0.isFlexible }
+    /// The sum of the nodes' measured widths or heights, left to right (as
+    /// `map` then `reduce(0, +)` adds them, without the array).
+    static func sum(_ nodes: [LayoutNode], _ length: KeyPath<Size, Double>) -> Double {
+        var total = 0.0
+        for node in nodes { total += node.size[keyPath: length] }
+        return total
+    }
+
+    /// The largest of the nodes' measured widths or heights; 0 for none.
+    static func largest(_ nodes: [LayoutNode], _ length: KeyPath<Size, Double>) -> Double {
+        guard let first = nodes.first else { return 0 }
+        var largest = first.size[keyPath: length]
+        for node in nodes.dropFirst() { largest = max(largest, node.size[keyPath: length]) }
+        return largest
+    }
+
+    /// Where the part is in the description, for errors ("marker.children[1]").
+    var path: String {
+        guard let parent else { return rootPath }
+        return "\(parent.path).children[\(index)]"
     }
 }
 
@@ -60,24 +101,31 @@ struct MarkerLayout {
 
     // MARK: Building
 
+    /// The node tree of `part`, whose place in the description is `path`.
     mutating func build(_ part: Part, path: String) throws(MarkerError) -> LayoutNode {
-        let node = LayoutNode(part: part, path: path)
-        switch part.kind {
-        case .box(let box):
-            for (index, child) in box.children.enumerated() {
-                node.children.append(try build(child, path: "\(path).children[\(index)]"))
+        try build(part, parent: nil, index: 0, rootPath: path)
+    }
+
+    private mutating func build(_ part: Part, parent: LayoutNode?, index: Int, rootPath: String) throws(MarkerError) -> LayoutNode {
+        let node = LayoutNode(part: part, parent: parent, index: index, rootPath: rootPath)
+        switch node.role {
+        case .box:
+            let parts = node.box!.children
+            node.children.reserveCapacity(parts.count)
+            for index in parts.indices {
+                node.children.append(try build(parts[index], parent: node, index: index, rootPath: rootPath))
             }
-        case .text(let text):
-            node.fallback = try renderer.fallback(families: text.families, weight: text.weight.value)
-        case .picture(let picture):
-            if case .file(let file) = picture.source { node.image = try renderer.picture(file) }
-        case .icon(let icon):
-            if case .file(let file) = icon.source { node.svg = try renderer.icon(file) }
+            if case .picture(.file(let file), _)? = node.box!.fill { node.image = try renderer.picture(file) }
+            node.isFlexible = part.width == nil && node.children.contains { $0.isFlexible }
+        case .text:
+            node.isFlexible = true
+            node.fallback = try renderer.fallback(families: node.textPart!.families, weight: node.textPart!.weight.value)
+        case .picture:
+            if case .picture(let picture) = part.kind, case .file(let file) = picture.source { node.image = try renderer.picture(file) }
+        case .icon:
+            if case .icon(let icon) = part.kind, case .file(let file) = icon.source { node.svg = try renderer.icon(file) }
         case .spacer:
             break
-        }
-        if case .box(let box) = part.kind, case .picture(.file(let file), _)? = box.fill {
-            node.image = try renderer.picture(file)
         }
         return node
     }
@@ -86,58 +134,61 @@ struct MarkerLayout {
 
     /// The node's outer size in device pixels, given at most `limit` pixels of width.
     mutating func measure(_ node: LayoutNode, limit: Double?) throws(MarkerError) -> Size {
-        let part = node.part, s = scale
+        let s = scale
+        let fixedWidth = node.part.width, fixedHeight = node.part.height
         let pointer = (node.box?.shape?.pointerInsets ?? .zero).scaled(s)
         var bodyLimit = limit.map { max(0, $0 - pointer.horizontal) }
-        if let width = part.width { bodyLimit = width * s } else if let maximum = part.maxWidth {
+        if let width = fixedWidth { bodyLimit = width * s } else if let maximum = node.part.maxWidth {
             bodyLimit = min(bodyLimit ?? .infinity, maximum * s)
         }
         var body: Size
-        switch part.kind {
-        case .box(let box):
-            let padding = box.padding.scaled(s)
+        switch node.role {
+        case .box:
+            let padding = node.box!.padding.scaled(s)
             let inner = bodyLimit.map { max(0, $0 - padding.horizontal) }
-            let gap = box.gap * s
+            let gap = node.box!.gap * s
             let count = node.children.count
-            var sizes = [Size](repeating: Size(0, 0), count: count)
-            switch box.layout {
+            // Each child keeps its measured size in `size`: no array of sizes.
+            switch node.box!.layout {
             case .row:
-                // Fixed-size children first; text shares what they leave.
+                // Fixed-size children first; text shares what they leave,
+                // each flexible child in order taking an equal share of the rest.
                 var used = gap * Double(max(0, count - 1))
-                for (index, child) in node.children.enumerated() where !child.isFlexible {
-                    sizes[index] = try measure(child, limit: inner)
-                    used += sizes[index].width
+                var flexible = 0
+                for child in node.children {
+                    if child.isFlexible { flexible += 1; continue }
+                    used += try measure(child, limit: inner).width
                 }
-                var texts = node.children.indices.filter { node.children[$0].isFlexible }
-                while !texts.isEmpty {
-                    let index = texts.removeFirst()
-                    let share = inner.map { max(0, ($0 - used) / Double(texts.count + 1)) }
-                    sizes[index] = try measure(node.children[index], limit: share)
-                    used += sizes[index].width
+                for child in node.children where child.isFlexible {
+                    flexible -= 1
+                    let share = inner.map { max(0, ($0 - used) / Double(flexible + 1)) }
+                    used += try measure(child, limit: share).width
                 }
-                body = Size(sizes.map(\.width).reduce(0, +) + gap * Double(max(0, count - 1)),
-                            sizes.map(\.height).max() ?? 0)
+                body = Size(LayoutNode.sum(node.children, \.width) + gap * Double(max(0, count - 1)),
+                            LayoutNode.largest(node.children, \.height))
             case .stack:
-                for (index, child) in node.children.enumerated() { sizes[index] = try measure(child, limit: inner) }
-                body = Size(sizes.map(\.width).max() ?? 0,
-                            sizes.map(\.height).reduce(0, +) + gap * Double(max(0, count - 1)))
+                for child in node.children { _ = try measure(child, limit: inner) }
+                body = Size(LayoutNode.largest(node.children, \.width),
+                            LayoutNode.sum(node.children, \.height) + gap * Double(max(0, count - 1)))
             case .overlay:
-                for (index, child) in node.children.enumerated() { sizes[index] = try measure(child, limit: inner) }
-                body = Size(sizes.map(\.width).max() ?? 0, sizes.map(\.height).max() ?? 0)
+                for child in node.children { _ = try measure(child, limit: inner) }
+                body = Size(LayoutNode.largest(node.children, \.width), LayoutNode.largest(node.children, \.height))
             }
             body = Size(body.width + padding.horizontal, body.height + padding.vertical)
-            if box.shape?.isRound == true, part.width == nil, part.height == nil {
+            if node.box!.shape?.isRound == true, fixedWidth == nil, fixedHeight == nil {
                 let side = max(body.width, body.height)
                 body = Size(side, side)
             }
-        case .text(let text):
-            var style = TextStyle(fontSize: text.fontSize, letterSpacing: text.letterSpacing, lineHeight: text.lineHeight,
-                                  alignment: text.alignment, wraps: text.maxLines > 1, maxLines: text.maxLines)
+        case .text:
+            // The text part's fields read in place (no copy of the part).
+            var style = TextStyle(fontSize: node.textPart!.fontSize, letterSpacing: node.textPart!.letterSpacing,
+                                  lineHeight: node.textPart!.lineHeight, alignment: node.textPart!.alignment,
+                                  wraps: node.textPart!.maxLines > 1, maxLines: node.textPart!.maxLines)
             if let bodyLimit, bodyLimit.isFinite { style.maxWidth = max(1, bodyLimit) / s }
             let layout: TextLayout
             do {
-                layout = try renderer.textLayout(text.text, style: style, families: text.families,
-                                                 weight: text.weight.value, fallback: node.fallback!, scale: s)
+                layout = try renderer.textLayout(node.textPart!.text, style: style, families: node.textPart!.families,
+                                                 weight: node.textPart!.weight.value, fallback: node.fallback!, scale: s)
             } catch {
                 throw MarkerError(input: error.file, path: node.path, problem: error.problem)
             }
@@ -146,22 +197,25 @@ struct MarkerLayout {
             body = layout.deviceSize
         case .picture:
             body = Size(Double(node.image?.width ?? 40) * s, Double(node.image?.height ?? 40) * s)
-        case .icon(let icon):
-            switch icon.source {
-            case .file: body = Size((node.svg?.width ?? 24) * s, (node.svg?.height ?? 24) * s)
-            case .path(_, let viewBox): body = Size(viewBox.width * s, viewBox.height * s)
+        case .icon:
+            body = Size(24 * s, 24 * s)
+            if case .icon(let icon) = node.part.kind {
+                switch icon.source {
+                case .file: body = Size((node.svg?.width ?? 24) * s, (node.svg?.height ?? 24) * s)
+                case .path(_, let viewBox): body = Size(viewBox.width * s, viewBox.height * s)
+                }
             }
-            if part.width == nil, part.height == nil { body = Size(24 * s, 24 * s) }
+            if fixedWidth == nil, fixedHeight == nil { body = Size(24 * s, 24 * s) }
         case .spacer:
             body = Size(0, 0)
         }
-        if let width = part.width { body.width = width * s } else {
-            if let minimum = part.minWidth { body.width = max(body.width, minimum * s) }
-            if let maximum = part.maxWidth { body.width = min(body.width, maximum * s) }
+        if let width = fixedWidth { body.width = width * s } else {
+            if let minimum = node.part.minWidth { body.width = max(body.width, minimum * s) }
+            if let maximum = node.part.maxWidth { body.width = min(body.width, maximum * s) }
         }
-        if let height = part.height { body.height = height * s } else {
-            if let minimum = part.minHeight { body.height = max(body.height, minimum * s) }
-            if let maximum = part.maxHeight { body.height = min(body.height, maximum * s) }
+        if let height = fixedHeight { body.height = height * s } else {
+            if let minimum = node.part.minHeight { body.height = max(body.height, minimum * s) }
+            if let maximum = node.part.maxHeight { body.height = min(body.height, maximum * s) }
         }
         node.size = Size((body.width + pointer.horizontal).rounded(.up), (body.height + pointer.vertical).rounded(.up))
         return node.size
@@ -171,10 +225,11 @@ struct MarkerLayout {
 
     func place(_ node: LayoutNode, at origin: Point) {
         node.frame = Rect(origin: origin, size: node.size)
-        guard let box = node.box else { return }
-        let pointer = (box.shape?.pointerInsets ?? .zero).scaled(scale)
-        let content = node.frame.inset(pointer).inset(box.padding.scaled(scale))
-        let gap = box.gap * scale
+        guard node.role == .box else { return }
+        let pointer = (node.box!.shape?.pointerInsets ?? .zero).scaled(scale)
+        let content = node.frame.inset(pointer).inset(node.box!.padding.scaled(scale))
+        let gap = node.box!.gap * scale
+        let alignX = node.box!.alignX, alignY = node.box!.alignY
         func offset(_ free: Double, _ alignment: Alignment) -> Double {
             switch alignment {
             case .start: return 0
@@ -183,25 +238,25 @@ struct MarkerLayout {
             }
         }
         let children = node.children
-        switch box.layout {
+        switch node.box!.layout {
         case .row:
-            let total = children.map(\.size.width).reduce(0, +) + gap * Double(max(0, children.count - 1))
-            var x = content.minX + offset(content.width - total, box.alignX)
+            let total = LayoutNode.sum(children, \.width) + gap * Double(max(0, children.count - 1))
+            var x = content.minX + offset(content.width - total, alignX)
             for child in children {
-                place(child, at: Point(x, content.minY + offset(content.height - child.size.height, box.alignY)))
+                place(child, at: Point(x, content.minY + offset(content.height - child.size.height, alignY)))
                 x += child.size.width + gap
             }
         case .stack:
-            let total = children.map(\.size.height).reduce(0, +) + gap * Double(max(0, children.count - 1))
-            var y = content.minY + offset(content.height - total, box.alignY)
+            let total = LayoutNode.sum(children, \.height) + gap * Double(max(0, children.count - 1))
+            var y = content.minY + offset(content.height - total, alignY)
             for child in children {
-                place(child, at: Point(content.minX + offset(content.width - child.size.width, box.alignX), y))
+                place(child, at: Point(content.minX + offset(content.width - child.size.width, alignX), y))
                 y += child.size.height + gap
             }
         case .overlay:
             for child in children {
-                place(child, at: Point(content.minX + offset(content.width - child.size.width, box.alignX),
-                                       content.minY + offset(content.height - child.size.height, box.alignY)))
+                place(child, at: Point(content.minX + offset(content.width - child.size.width, alignX),
+                                       content.minY + offset(content.height - child.size.height, alignY)))
             }
         }
     }
@@ -215,10 +270,10 @@ struct MarkerLayout {
     /// Where a text's layout box starts (whole device pixels): aligned in
     /// its frame horizontally, centred vertically.
     func textOrigin(_ node: LayoutNode) -> Point {
-        guard let layout = node.text, case .text(let text) = node.part.kind else { return node.frame.origin }
+        guard let layout = node.text, let alignment = node.textPart?.alignment else { return node.frame.origin }
         let free = node.frame.width - layout.deviceSize.width
         let dx: Double
-        switch text.alignment {
+        switch alignment {
         case .left: dx = 0
         case .center: dx = (free / 2).rounded(.down)
         case .right: dx = free.rounded(.down)

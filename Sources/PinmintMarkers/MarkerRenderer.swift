@@ -19,6 +19,18 @@ public final class MarkerRenderer {
     private var textLayouts: [TextKey: TextLayout] = [:]
     /// Pictures area-averaged to the size they are drawn at, by file and size.
     private var shrunkPictures: [String: Image] = [:]
+    /// Background outlines drawn before: markers in a batch repeat their
+    /// shapes (a badge circle; a tag as wide as the last price's). Bounded.
+    private var outlines: [OutlineKey: ShapeOutline] = [:]
+    /// Coverage masks of background shapes filled with a plain colour, by
+    /// shape, frame, scale and flattening tolerance; bounded by their bytes.
+    private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
+    private var shapeMaskBytes = 0
+    /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
+    static let maximumShapeMaskBytes = 8 << 20
+    /// Shapes larger than this many pixels (512 × 512) are filled as paths:
+    /// their masks would take megabytes, and markers that size are rare.
+    static let maximumShapeMaskPixels = 512.0 * 512.0
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
     /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
@@ -106,7 +118,7 @@ public final class MarkerRenderer {
         let key = TextKey(text: text, style: style, families: families, weight: weight, scale: scale)
         if let cached = textLayouts[key] { return cached }
         let layout = try TextLayout(text: text, style: style, fallback: fallback, scale: scale)
-        if textLayouts.count >= 1024 { textLayouts.removeAll() }
+        if textLayouts.count >= 1024 { textLayouts.removeAll(keepingCapacity: true) }
         textLayouts[key] = layout
         return layout
     }
@@ -124,6 +136,36 @@ public final class MarkerRenderer {
         return prepared
     }
 
+    /// `shape`'s outline in `frame` at `scale` (see `Shape.outline`), made
+    /// once per shape, frame and scale. Shapes from SVG path data are made
+    /// every time (hashing their path would cost about as much).
+    func outline(of shape: Shape, in frame: Rect, scale: Double) -> ShapeOutline {
+        if case .path = shape { return shape.outline(in: frame, scale: scale) }
+        let key = OutlineKey(shape: shape, frame: frame, scale: scale)
+        if let cached = outlines[key] { return cached }
+        let outline = shape.outline(in: frame, scale: scale)
+        if outlines.count >= 256 { outlines.removeAll(keepingCapacity: true) }
+        outlines[key] = outline
+        return outline
+    }
+
+    /// The coverage mask of `outline` (`shape`'s outline in `frame` at
+    /// `scale`) as `canvas` would fill it, made once per shape, frame, scale
+    /// and flattening tolerance. Past `maximumShapeMaskBytes` the cache starts again empty.
+    func shapeMask(_ outline: ShapeOutline, of shape: Shape, in frame: Rect, scale: Double,
+                   on canvas: Canvas) throws(RasterError) -> CoverageMask {
+        let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.flatteningTolerance)
+        if let cached = shapeMasks[key] { return cached }
+        let mask = try canvas.makeCoverageMask(outline.path)
+        if shapeMaskBytes + mask.byteCount > MarkerRenderer.maximumShapeMaskBytes {
+            shapeMasks.removeAll(keepingCapacity: true)
+            shapeMaskBytes = 0
+        }
+        shapeMasks[key] = mask
+        shapeMaskBytes += mask.byteCount
+        return mask
+    }
+
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {
         if let cached = icons[file] { return cached }
         guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such icon file") }
@@ -137,18 +179,100 @@ public final class MarkerRenderer {
 }
 
 /// A text and everything its layout depends on.
+///
+/// The text is compared and hashed by its UTF-8 bytes, not as a `String`:
+/// String's hash and `==` normalise non-ASCII text first (most of a lookup's
+/// cost for "5200萬"), and two spellings that normalise alike (é as one
+/// scalar or as e and a combining accent) are set from different scalars,
+/// so they must not share a layout.
 private struct TextKey: Hashable {
     let text: String
     let style: TextStyle
     let families: [String]?
     let weight: Int
     let scale: Double
+
+    static func == (left: TextKey, right: TextKey) -> Bool {
+        // The text first: the keys of one batch mostly differ only there.
+        KeyFold.sameBytes(left.text, right.text) && left.weight == right.weight && left.scale == right.scale
+            && left.style == right.style && left.families == right.families
+    }
+
+    /// The text and the fields that vary most (size, width limit, lines),
+    /// folded into one word; the rest is left to `==`.
+    func hash(into hasher: inout Hasher) {
+        var fold = KeyFold()
+        for byte in text.utf8 { fold.add(UInt64(byte)) }
+        fold.add(style.fontSize)
+        fold.add(style.maxWidth ?? -1)
+        fold.add(UInt64(bitPattern: Int64(style.maxLines ?? -1)))
+        fold.add(UInt64(bitPattern: Int64(weight)))
+        fold.add(scale)
+        hasher.combine(fold.value)
+    }
+}
+
+/// A shape laid over a frame at a scale: what its outline depends on.
+private struct OutlineKey: Hashable {
+    let shape: Shape
+    let frame: Rect
+    let scale: Double
+
+    /// The frame and the scale folded into one word; shapes are told apart by `==`.
+    func hash(into hasher: inout Hasher) {
+        var fold = KeyFold()
+        fold.add(frame.minX)
+        fold.add(frame.minY)
+        fold.add(frame.width)
+        fold.add(frame.height)
+        fold.add(scale)
+        hasher.combine(fold.value)
+    }
+}
+
+/// A shape's outline (see `OutlineKey`) flattened at a tolerance.
+private struct ShapeMaskKey: Hashable {
+    let shape: OutlineKey
+    let tolerance: Double
 }
 
 /// Families asked for (nil: the defaults) and a weight.
 private struct FallbackKey: Hashable {
     let families: [String]?
     let weight: Int
+
+    /// The weight and how many families (nil: none) folded; the names are left to `==`.
+    func hash(into hasher: inout Hasher) {
+        var fold = KeyFold()
+        fold.add(UInt64(bitPattern: Int64(weight)))
+        fold.add(UInt64(bitPattern: Int64(families?.count ?? -1)))
+        hasher.combine(fold.value)
+    }
+}
+
+/// Cache keys' fields folded into one 64-bit word (FNV-1a, a word at a
+/// time), which the `Hasher` then takes in one `combine`: feeding it a dozen
+/// fields one by one cost more than the lookups it served. Equal keys fold
+/// alike; different keys that fold alike only cost `==` a comparison.
+struct KeyFold {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ word: UInt64) { value = (value ^ word) &* 0x100_0000_01b3 }
+
+    /// A length by its bits, with 0 and -0 (equal) folded alike.
+    mutating func add(_ length: Double) { add(length == 0 ? 0 : length.bitPattern) }
+
+    /// Whether two strings hold the same UTF-8 bytes (not Unicode equivalence).
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        let compared = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+            }
+        }
+        if case let equal?? = compared { return equal }
+        return left.utf8.elementsEqual(right.utf8)
+    }
 }
 
 /// A drawn marker: pixels and what a map client needs to place it.

@@ -82,7 +82,7 @@ public struct Box: Sendable {
 /// Background shapes. The box's frame holds the whole shape; a pointer
 /// (bubble arrow, teardrop point) takes its room from the frame's side, and
 /// the rest is the body where the children go.
-public enum Shape: Sendable {
+public enum Shape: Sendable, Hashable {
     case rect
     case roundedRect(Path.CornerRadii)
     case circle

@@ -151,6 +151,9 @@ public struct GlyphOutline: Sendable {
     public let path: Path
     /// How far the pen moves after the glyph, in pixels.
     public let advance: Double
+    /// `path.bounds`, worked out once when the outline is loaded (layouts
+    /// ask for their ink bounds on every marker; the outline is cached).
+    public let bounds: Rect?
     /// Which glyph, size, hinting and emboldening this is (for the mask cache).
     let key: GlyphKey
 
@@ -158,22 +161,42 @@ public struct GlyphOutline: Sendable {
         self.path = path
         self.advance = advance
         self.key = key
+        bounds = path.bounds
     }
 }
 
-/// What an outline depends on; sizes in 26.6 fixed point, as FreeType sees them.
 /// A glyph mask: the glyph, its sub-pixel offset and the flattening tolerance.
 struct MaskKey: Hashable {
     let glyph: GlyphKey
     let offsetX: Double, offsetY: Double
     let tolerance: Double
+
+    /// The glyph and the offset folded into one word (see `HashFold`).
+    func hash(into hasher: inout Hasher) {
+        var fold = glyph.fold
+        fold.add(offsetX)
+        fold.add(offsetY)
+        hasher.combine(fold.value)
+    }
 }
 
+/// What an outline depends on; sizes in 26.6 fixed point, as FreeType sees them.
 struct GlyphKey: Hashable, Sendable {
     let glyph: UInt32
     let size26Dot6: Int
     let hinting: Hinting
     let embolden26Dot6: Int
+
+    /// Glyph, size and emboldening folded (hinting is left to `==`).
+    var fold: HashFold {
+        var fold = HashFold()
+        fold.add(UInt64(glyph))
+        fold.add(UInt64(bitPattern: Int64(size26Dot6)))
+        fold.add(UInt64(bitPattern: Int64(embolden26Dot6)))
+        return fold
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(fold.value) }
 
     init(glyph: UInt32, pixelSize: Double, hinting: Hinting, emboldenStrength: Double) {
         self.glyph = glyph
@@ -186,4 +209,17 @@ struct GlyphKey: Hashable, Sendable {
     static func size26Dot6(_ pixelSize: Double) -> Int {
         Int((min(max(pixelSize, 1.0 / 64), 4096) * 64).rounded())
     }
+}
+
+/// Cache keys' fields folded into one 64-bit word (FNV-1a, a word at a
+/// time), which the `Hasher` then takes in one `combine`: feeding it each
+/// field cost more than the rest of a cached glyph's lookup. Equal keys fold
+/// alike; different keys that fold alike only cost `==` a comparison.
+struct HashFold {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ word: UInt64) { value = (value ^ word) &* 0x100_0000_01b3 }
+
+    /// A length by its bits, with 0 and -0 (equal) folded alike.
+    mutating func add(_ length: Double) { add(length == 0 ? 0 : length.bitPattern) }
 }

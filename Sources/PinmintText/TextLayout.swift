@@ -64,11 +64,15 @@ public struct TextLayout {
 
     /// The union of the glyph outlines' bounds in device pixels, relative to
     /// the layout box's top-left corner (no halo); nil when nothing is drawn.
-    public var inkBounds: Rect? {
+    /// Worked out once, when the text is laid out.
+    public let inkBounds: Rect?
+
+    /// The union of the placed glyphs' outline bounds (see `inkBounds`).
+    static func inkBounds(of lines: [Line]) -> Rect? {
         var union: Rect? = nil
         for line in lines {
             for glyph in line.glyphs {
-                guard let bounds = glyph.outline.path.bounds else { continue }
+                guard let bounds = glyph.outline.bounds else { continue }
                 let placed = Rect(x: bounds.minX + line.x + glyph.x, y: bounds.minY + line.baseline,
                                   width: bounds.width, height: bounds.height)
                 union = union.map { $0.union(placed) } ?? placed
@@ -114,10 +118,15 @@ public struct TextLayout {
         isTruncated = setter.didTruncate
 
         // Vertical metrics: the largest of the faces in use (the first face when none is).
-        var used = Set(setter.lines.flatMap { $0.map(\.member) })
-        if used.isEmpty { used = [0] }
+        // A flag per member of the chain (a few), no set: layouts are made per marker.
+        var used = [Bool](repeating: false, count: fallback.members.count)
+        var anyUsed = false
+        for line in setter.lines {
+            for glyph in line { used[glyph.member] = true; anyUsed = true }
+        }
+        if !anyUsed { used[0] = true }
         var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)
-        for member in used.sorted() {
+        for member in used.indices where used[member] {
             let faceMetrics = fallback.members[member].face.metrics(pixelSize: setter.pixelSize)
             metrics.ascent = max(metrics.ascent, faceMetrics.ascent)
             metrics.descent = max(metrics.descent, faceMetrics.descent)
@@ -139,6 +148,7 @@ public struct TextLayout {
             lines.append(Line(glyphs: glyphs, width: widths[index], x: x, baseline: baseline))
         }
         self.lines = lines
+        inkBounds = TextLayout.inkBounds(of: lines)
         let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
         deviceSize = Size(style.alignment == .left ? widest.rounded(.up) : boxWidth,
                            (lastBaseline + metrics.descent).rounded(.up))
@@ -146,6 +156,8 @@ public struct TextLayout {
 
     /// Paragraphs split at "\n", "\r\n" and "\r".
     static func paragraphs(_ text: String) -> [[Unicode.Scalar]] {
+        // One paragraph (a label): its scalars in one array, sized once.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0xE2 }) { return [Array(text.unicodeScalars)] }
         var paragraphs: [[Unicode.Scalar]] = [[]]
         var previous: Unicode.Scalar? = nil
         for scalar in text.unicodeScalars {
@@ -199,10 +211,9 @@ struct LineSetter {
         if resolved == nil && !missing.contains(scalar) { missing.append(scalar) }
         let member = resolved?.member ?? 0
         let glyph = resolved?.glyph ?? 0
-        let chosen = fallback.members[member]
-        let strength = chosen.syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
-        let outline = try chosen.face.outline(glyph: glyph, pixelSize: pixelSize, hinting: style.hinting,
-                                              emboldenStrength: strength)
+        let strength = fallback.members[member].syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
+        let outline = try fallback.members[member].face.outline(glyph: glyph, pixelSize: pixelSize, hinting: style.hinting,
+                                                                emboldenStrength: strength)
         return Shaped(scalar: scalar, member: member, glyph: glyph, outline: outline)
     }
 
@@ -212,16 +223,18 @@ struct LineSetter {
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(run.count)
         var pen = 0.0
-        var previous: Shaped? = nil
+        // The previous glyph's member and glyph (for kerning), not a copy of it.
+        var previousMember = -1, previousGlyph: UInt32 = 0
         for item in run {
-            if let previous, previous.member == item.member {
-                pen += try fallback.members[item.member].face.kerning(previous.glyph, item.glyph, pixelSize: pixelSize)
+            if previousMember == item.member {
+                pen += try fallback.members[item.member].face.kerning(previousGlyph, item.glyph, pixelSize: pixelSize)
             }
             let x = style.hinting == .none ? pen : pen.rounded()
             placed.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
                                                  outline: item.outline))
             pen += item.outline.advance + style.letterSpacing * scale
-            previous = item
+            previousMember = item.member
+            previousGlyph = item.glyph
         }
         return placed
     }
@@ -235,6 +248,7 @@ struct LineSetter {
 
     mutating func setParagraph(_ scalars: [Unicode.Scalar]) throws(FontError) {
         var run: [Shaped] = []
+        run.reserveCapacity(scalars.count)
         for scalar in scalars where !LineSetter.isIgnorable(scalar) || scalar == "\t" {
             try run.append(shape(scalar == "\t" ? " " : scalar))
         }
