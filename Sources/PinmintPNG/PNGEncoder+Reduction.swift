@@ -14,6 +14,9 @@ extension PNGEncoder {
         /// Distinct RGBA colours (r << 24 | g << 16 | b << 8 | a), or `nil` when
         /// there are more than 256 or colours were not counted.
         var colors: [UInt32]? = nil
+        /// The set that found `colors` (each of them inserted), handed on to
+        /// `packPalette` as its colour-to-index map instead of building another.
+        var table: ColorTable? = nil
     }
 
     /// A small open-addressing set of at most 256 colours, reused as the
@@ -61,10 +64,6 @@ extension PNGEncoder {
         }
     }
 
-    @inline(__always) static func packedColor(_ pixels: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32 {
-        UInt32(pixels[index]) << 24 | UInt32(pixels[index + 1]) << 16 | UInt32(pixels[index + 2]) << 8 | UInt32(pixels[index + 3])
-    }
-
     /// Stops early once nothing more can be learnt: more than 256 colours
     /// (or not counting), a translucent pixel and a non-grey pixel seen.
     static func analyse(_ bytes: [UInt8], countColors: Bool) -> ColorAnalysis {
@@ -97,7 +96,10 @@ extension PNGEncoder {
                 }
             }
         }
-        if countColors && colors.count <= 256 { analysis.colors = colors }
+        if countColors && colors.count <= 256 {
+            analysis.colors = colors
+            analysis.table = table
+        }
         return analysis
     }
 
@@ -109,7 +111,9 @@ extension PNGEncoder {
     /// Packs the pixels as an indexed image. Palette order: translucent
     /// entries first (so tRNS stays short), by alpha, then opaque ones by
     /// brightness; a fixed order, so identical input gives identical bytes.
-    static func packPalette(_ bytes: [UInt8], width: Int, height: Int, colors: [UInt32]) -> LibPNG.PackedImage {
+    /// `table`, when given, must hold exactly `colors` (`analyse`'s); its indices are set here.
+    static func packPalette(_ bytes: [UInt8], width: Int, height: Int, colors: [UInt32],
+                            table given: ColorTable? = nil) -> LibPNG.PackedImage {
         // One integer key per colour, sorted as integers: translucent before
         // opaque, then by alpha, then by brightness (r + g + b), then by the colour.
         let ordered = colors.map { color -> UInt64 in
@@ -117,36 +121,45 @@ extension PNGEncoder {
             let sum = UInt64(color >> 24) + UInt64(color >> 16 & 0xff) + UInt64(color >> 8 & 0xff)
             return (alpha == 0xff ? 1 : 0) << 51 | alpha << 43 | sum << 32 | UInt64(color)
         }.sorted().map { UInt32(truncatingIfNeeded: $0) }
-        let table = ColorTable()
+        let table = given ?? ColorTable()
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
+        // Byte by byte into reserved room: `+= [r, g, b]` allocated an array per colour.
+        paletteRGB.reserveCapacity(ordered.count * 3)
+        paletteAlpha.reserveCapacity(ordered.count)
         for (index, color) in ordered.enumerated() {
-            _ = table.insert(color)
+            if given == nil { _ = table.insert(color) }
             table.setIndex(UInt8(index), of: color)
-            paletteRGB += [UInt8(color >> 24), UInt8(color >> 16 & 0xff), UInt8(color >> 8 & 0xff)]
+            paletteRGB.append(UInt8(color >> 24))
+            paletteRGB.append(UInt8(color >> 16 & 0xff))
+            paletteRGB.append(UInt8(color >> 8 & 0xff))
             if color & 0xff != 0xff { paletteAlpha.append(UInt8(color & 0xff)) }
         }
         let bitDepth = indexBitDepth(forColorCount: ordered.count)
         let rowBytes = (width * bitDepth + 7) / 8
         var rows = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeBufferPointer { pixels in
+        bytes.withUnsafeBytes { raw in
             rows.withUnsafeMutableBufferPointer { target in
-                var previousColor: UInt32 = 0, previousIndex = table.index(of: packedColor(pixels, 0))
-                previousColor = packedColor(pixels, 0)
+                // One 32-bit load per pixel, as in `analyse`; the table's key is the byte-swapped word.
+                func word(_ pixel: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pixel &* 4, as: UInt32.self)) }
+                var previousWord = word(0), previousIndex = table.index(of: previousWord.byteSwapped)
+                if bitDepth == 8 {
+                    for pixel in 0..<(width * height) {
+                        let current = word(pixel)
+                        if current != previousWord { previousWord = current; previousIndex = table.index(of: current.byteSwapped) }
+                        target[pixel] = previousIndex  // 8-bit rows have no padding: row bytes = width
+                    }
+                    return
+                }
                 let depth = UInt8(bitDepth)
                 for y in 0..<height {
-                    let rowStart = y * rowBytes
                     // Sub-byte depths: the byte and the shift advance with x (no division per pixel).
-                    var byte = rowStart, shift = 8 &- depth
+                    var byte = y * rowBytes, shift = 8 &- depth
                     for x in 0..<width {
-                        let color = packedColor(pixels, (y * width + x) * 4)
-                        if color != previousColor { previousColor = color; previousIndex = table.index(of: color) }
-                        if bitDepth == 8 {
-                            target[rowStart + x] = previousIndex
-                        } else {
-                            target[byte] |= previousIndex &<< shift
-                            if shift == 0 { shift = 8 &- depth; byte += 1 } else { shift &-= depth }
-                        }
+                        let current = word(y * width + x)
+                        if current != previousWord { previousWord = current; previousIndex = table.index(of: current.byteSwapped) }
+                        target[byte] |= previousIndex &<< shift
+                        if shift == 0 { shift = 8 &- depth; byte += 1 } else { shift &-= depth }
                     }
                 }
             }

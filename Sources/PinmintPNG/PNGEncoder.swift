@@ -161,7 +161,7 @@ public enum PNGEncoder {
             // Grey and opaque with 8-bit indices: grey8 stores the same bytes without a PLTE.
             if reduction == .palette, let colors = analysis.colors,
                everyType || !(analysis.isGrey && analysis.isOpaque && indexBitDepth(forColorCount: colors.count) == 8) {
-                result.append(cached("palette") { packPalette(bytes, width: width, height: height, colors: colors) })
+                result.append(cached("palette") { packPalette(bytes, width: width, height: height, colors: colors, table: analysis.table) })
                 if !everyType { return result }
             }
             if analysis.isGrey {
