@@ -123,23 +123,29 @@ static inline void pinmint_distance_symbol(unsigned distance, unsigned *symbol, 
 
 // MARK: Huffman codes
 
-/// Sorts `count` keys ascending: a bottom-up merge sort through a scratch array (the keys are distinct,
-/// so the order is fully determined).
-static void pinmint_sort_keys(uint64_t *keys, int count) {
-    uint64_t scratch[pinmint_literal_symbols];
-    uint64_t *source = keys, *target = scratch;
-    for (int width = 1; width < count; width *= 2) {
-        for (int start = 0; start < count; start += 2 * width) {
-            int middle = start + width < count ? start + width : count;
-            int end = start + 2 * width < count ? start + 2 * width : count;
-            int left = start, right = middle, out = start;
-            while (left < middle && right < end) target[out++] = source[left] <= source[right] ? source[left++] : source[right++];
-            while (left < middle) target[out++] = source[left++];
-            while (right < end) target[out++] = source[right++];
-        }
-        uint64_t *swap = source; source = target; target = swap;
+/// The symbols with non-zero frequency, ordered by (frequency, symbol), into `symbols`; returns how
+/// many. A stable least-significant-digit radix sort on the frequency, a byte per pass (symbols go
+/// in ascending, so equal frequencies keep that order): linear, where an insertion sort by frequency
+/// was quadratic in the symbols used and most of a small image's Huffman time.
+static int pinmint_sort_symbols(const uint32_t *frequencies, int symbol_count, int *symbols) {
+    int scratch[pinmint_literal_symbols];
+    int used = 0;
+    uint32_t largest = 0;
+    for (int symbol = 0; symbol < symbol_count; symbol++) {
+        if (!frequencies[symbol]) continue;
+        symbols[used++] = symbol;
+        if (frequencies[symbol] > largest) largest = frequencies[symbol];
     }
-    if (source != keys) memcpy(keys, source, sizeof(uint64_t) * (size_t)count);
+    int *source = symbols, *target = scratch;
+    for (int shift = 0; shift < 32 && (largest >> shift) > 0; shift += 8) {
+        int starts[257] = { 0 };
+        for (int index = 0; index < used; index++) starts[((frequencies[source[index]] >> shift) & 0xff) + 1]++;
+        for (int digit = 0; digit < 256; digit++) starts[digit + 1] += starts[digit];
+        for (int index = 0; index < used; index++) target[starts[(frequencies[source[index]] >> shift) & 0xff]++] = source[index];
+        int *swap = source; source = target; target = swap;
+    }
+    if (source != symbols) memcpy(symbols, source, sizeof(int) * (size_t)used);
+    return used;
 }
 
 /// Code lengths of at most `limit` bits for `frequencies` (optimal Huffman
@@ -149,16 +155,8 @@ static void pinmint_sort_keys(uint64_t *keys, int count) {
 /// broken by symbol.
 static void pinmint_code_lengths(const uint32_t *frequencies, int symbol_count, int limit, uint8_t *lengths) {
     int symbols[pinmint_literal_symbols];
-    int used = 0;
     memset(lengths, 0, (size_t)symbol_count);
-    // Ordered by (frequency, symbol): one 64-bit key each, sorted as integers (an insertion sort
-    // by frequency was quadratic in the symbols used, most of a small image's Huffman time).
-    uint64_t keys[pinmint_literal_symbols];
-    for (int symbol = 0; symbol < symbol_count; symbol++) {
-        if (frequencies[symbol]) keys[used++] = (uint64_t)frequencies[symbol] << 16 | (uint64_t)symbol;
-    }
-    pinmint_sort_keys(keys, used);
-    for (int index = 0; index < used; index++) symbols[index] = (int)(keys[index] & 0xffff);
+    int used = pinmint_sort_symbols(frequencies, symbol_count, symbols);
     if (used == 1) { lengths[symbols[0]] = 1; return; }
     if (used == 0) return;
     // Leaves 0..<used (ascending weight), internal nodes used..<2*used-1 created in ascending weight.
