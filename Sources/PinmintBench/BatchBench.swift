@@ -14,13 +14,14 @@ import PinmintSprites
 /// - Peak memory (VmHWM, reset between runs through /proc/self/clear_refs) for 2,000 and
 ///   10,000 markers: it must not grow with the number of markers.
 ///
-/// `PinmintBench batch --work DIR --profile N [--stage batch|resolve|render|encode|write]`: only
-/// one stage over N markers on one thread (default: the whole batch with 1 job, PNG default),
-/// nothing else; for instruction counts under callgrind, per marker from the difference of two N.
+/// `PinmintBench batch --work DIR --profile N [--stage batch|resolve|render|encode|write] [--jobs J]`:
+/// only one stage over N markers on one thread (default: the whole batch, with J jobs, default 1;
+/// PNG default), nothing else; for instruction counts under callgrind, per marker from the
+/// difference of two N.
 enum BatchBench {
     static func main(_ arguments: [String]) throws {
         var work = "Benchmarks/.work/batch", repeats = 3
-        var profileCount: Int? = nil, stage = "batch"
+        var profileCount: Int? = nil, stage = "batch", profileJobs = 1
         var index = 0
         while index + 1 < arguments.count {
             switch arguments[index] {
@@ -28,13 +29,14 @@ enum BatchBench {
             case "--repeat": repeats = max(1, Int(arguments[index + 1]) ?? 3)
             case "--profile": profileCount = max(1, Int(arguments[index + 1]) ?? 100)
             case "--stage": stage = arguments[index + 1]
+            case "--jobs": profileJobs = max(1, Int(arguments[index + 1]) ?? 1)
             default: break
             }
             index += 2
         }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         if let profileCount {
-            try profile(profileCount, stage: stage, work: work)
+            try profile(profileCount, stage: stage, jobs: profileJobs, work: work)
             return
         }
         let data = (work as NSString).appendingPathComponent("tags-10000.csv")
@@ -147,7 +149,7 @@ enum BatchBench {
     }
 
     /// One stage over `count` distinct price tags on one thread (see the type's documentation).
-    static func profile(_ count: Int, stage: String, work: String) throws {
+    static func profile(_ count: Int, stage: String, jobs: Int, work: String) throws {
         let style = MarkerStyle.preset(named: "price-tag")!
         let option = style.options.first { $0.name == "label" }!
         let labels = (0..<count).map { "\(1000 + $0 * 37)萬" }
@@ -156,8 +158,10 @@ enum BatchBench {
             try writePrices(count, to: data)
             let folder = (work as NSString).appendingPathComponent("profile-\(count)")
             try? FileManager.default.removeItem(atPath: folder)
-            let seconds = try runBatch(data, folder: folder, jobs: 1, scales: [1], sprite: nil)
-            print(String(format: "batch of %d: %.3f s", count, seconds))
+            let cpuBefore = cpuSeconds()
+            let seconds = try runBatch(data, folder: folder, jobs: jobs, scales: [1], sprite: nil)
+            print(String(format: "batch of %d, %d job(s): %.3f s, %.0f markers/s, CPU per marker %.0f µs", count, jobs, seconds,
+                         Double(count) / seconds, (cpuSeconds() - cpuBefore) / Double(count) * 1e6))
             return
         }
         var descriptions: [MarkerDescription] = []
