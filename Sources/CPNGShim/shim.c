@@ -204,6 +204,19 @@ static int pinmint_own_zlib_stream(const pinmint_png_encode_request *request, ui
 
 // MARK: Own chunk writer (the own-deflate path)
 
+/// What libpng's png_check_IHDR accepts for a write with its default limits (sides of 1 to
+/// 1,000,000 pixels, a bit depth the colour type allows).
+static int pinmint_header_is_valid(const pinmint_png_encode_request *request) {
+    if (request->width == 0 || request->height == 0 || request->width > PNG_USER_WIDTH_MAX || request->height > PNG_USER_HEIGHT_MAX) return 0;
+    int depth = request->bit_depth;
+    switch (request->color_type) {
+    case 0: return depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16;
+    case 3: return depth == 1 || depth == 2 || depth == 4 || depth == 8;
+    case 2: case 4: case 6: return depth == 8 || depth == 16;
+    default: return 0;
+    }
+}
+
 static void pinmint_put_u32(uint8_t *target, uint32_t value) {
     target[0] = (uint8_t)(value >> 24); target[1] = (uint8_t)(value >> 16);
     target[2] = (uint8_t)(value >> 8); target[3] = (uint8_t)value;
@@ -273,8 +286,9 @@ int pinmint_png_encode(const pinmint_png_encode_request *request,
     *out_data = NULL;
     *out_size = 0;
     if (message) message[0] = 0;
-    // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng.
-    if (request->own_deflate && request->bit_depth <= 8
+    // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng. So does a
+    // header libpng would refuse (its messages stay the ones callers get).
+    if (request->own_deflate && request->bit_depth <= 8 && pinmint_header_is_valid(request)
         && (request->row_bytes + 1) * (size_t)request->height < ((size_t)1 << 30)) {
         if (pinmint_write_own_png(request, out_data, out_size)) return pinmint_png_ok;
         pinmint_copy_message(message, "cannot encode PNG: out of memory while compressing");
