@@ -32,6 +32,7 @@ static int pinmint_image_deflate(const uint8_t *data, size_t data_size, size_t s
                                  size_t pixel_bytes, size_t row_stride, int last,
                                  uint8_t **output, size_t *output_size);
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,31 @@ static inline void pinmint_distance_symbol(unsigned distance, unsigned *symbol, 
 
 // MARK: Huffman codes
 
+/// The symbols with non-zero frequency, ordered by (frequency, symbol), into `symbols`; returns how
+/// many. A stable least-significant-digit radix sort on the frequency, a byte per pass (symbols go
+/// in ascending, so equal frequencies keep that order): linear, where an insertion sort by frequency
+/// was quadratic in the symbols used and most of a small image's Huffman time.
+static int pinmint_sort_symbols(const uint32_t *frequencies, int symbol_count, int *symbols) {
+    int scratch[pinmint_literal_symbols];
+    int used = 0;
+    uint32_t largest = 0;
+    for (int symbol = 0; symbol < symbol_count; symbol++) {
+        if (!frequencies[symbol]) continue;
+        symbols[used++] = symbol;
+        if (frequencies[symbol] > largest) largest = frequencies[symbol];
+    }
+    int *source = symbols, *target = scratch;
+    for (int shift = 0; shift < 32 && (largest >> shift) > 0; shift += 8) {
+        int starts[257] = { 0 };
+        for (int index = 0; index < used; index++) starts[((frequencies[source[index]] >> shift) & 0xff) + 1]++;
+        for (int digit = 0; digit < 256; digit++) starts[digit + 1] += starts[digit];
+        for (int index = 0; index < used; index++) target[starts[(frequencies[source[index]] >> shift) & 0xff]++] = source[index];
+        int *swap = source; source = target; target = swap;
+    }
+    if (source != symbols) memcpy(symbols, source, sizeof(int) * (size_t)used);
+    return used;
+}
+
 /// Code lengths of at most `limit` bits for `frequencies` (optimal Huffman
 /// lengths from the two-queue construction, then the longest codes folded
 /// back under the limit keeping the Kraft sum at 1, as miniz does). At
@@ -129,18 +155,8 @@ static inline void pinmint_distance_symbol(unsigned distance, unsigned *symbol, 
 /// broken by symbol.
 static void pinmint_code_lengths(const uint32_t *frequencies, int symbol_count, int limit, uint8_t *lengths) {
     int symbols[pinmint_literal_symbols];
-    int used = 0;
     memset(lengths, 0, (size_t)symbol_count);
-    for (int symbol = 0; symbol < symbol_count; symbol++) {
-        if (frequencies[symbol] == 0) continue;
-        // Insertion by (frequency, symbol): symbols arrive in increasing order.
-        int position = used++;
-        while (position > 0 && frequencies[symbols[position - 1]] > frequencies[symbol]) {
-            symbols[position] = symbols[position - 1];
-            position--;
-        }
-        symbols[position] = symbol;
-    }
+    int used = pinmint_sort_symbols(frequencies, symbol_count, symbols);
     if (used == 1) { lengths[symbols[0]] = 1; return; }
     if (used == 0) return;
     // Leaves 0..<used (ascending weight), internal nodes used..<2*used-1 created in ascending weight.
@@ -202,9 +218,8 @@ static void pinmint_codes(const uint8_t *lengths, int symbol_count, uint16_t *co
     for (int symbol = 0; symbol < symbol_count; symbol++) {
         int length = lengths[symbol];
         if (!length) { codes[symbol] = 0; continue; }
-        uint16_t value = next[length]++, reversed = 0;
-        for (int bit = 0; bit < length; bit++) reversed |= (uint16_t)(((value >> bit) & 1) << (length - 1 - bit));
-        codes[symbol] = reversed;
+        uint16_t value = next[length]++;
+        codes[symbol] = (uint16_t)(__builtin_bitreverse16(value) >> (16 - length));
     }
 }
 
@@ -383,21 +398,68 @@ static inline uint32_t pinmint_hash(const uint8_t *bytes) {
     return (word * 2654435761u) >> (32 - pinmint_hash_bits);
 }
 
-/// Records that the 4 bytes at `bytes` occur at `position` (the oldest of the bucket's four is dropped).
-static inline void pinmint_remember(uint32_t *table, const uint8_t *bytes, size_t position) {
-    uint32_t *bucket = table + (size_t)pinmint_hash(bytes) * pinmint_hash_ways;
-    for (int way = pinmint_hash_ways - 1; way > 0; way--) bucket[way] = bucket[way - 1];
-    bucket[0] = (uint32_t)(position + 1);
-}
-
 /// Where repeats are looked for: two fixed distances (previous pixel, row above) and a hash table of
-/// the latest positions (+ 1; 0 = empty) where 4-byte sequences were seen.
+/// the latest positions where 4-byte sequences were seen, stored as `base` + position + 1: an entry
+/// of at most `base` is empty (left by an earlier image; see pinmint_thread_table).
 struct pinmint_matcher {
     const uint8_t *data;
     size_t data_size;
     size_t distances[2];
     uint32_t *table;
+    uint32_t base;
 };
+
+/// Records that the 4 bytes at `bytes` occur at `position` (the oldest of the bucket's four is dropped).
+static inline void pinmint_remember(const struct pinmint_matcher *matcher, const uint8_t *bytes, size_t position) {
+    uint32_t *bucket = matcher->table + (size_t)pinmint_hash(bytes) * pinmint_hash_ways;
+    for (int way = pinmint_hash_ways - 1; way > 0; way--) bucket[way] = bucket[way - 1];
+    bucket[0] = matcher->base + (uint32_t)(position + 1);
+}
+
+// MARK: The hash table, one per thread
+
+/// Each thread keeps its hash table (64 KiB) from one image to the next instead of allocating and
+/// clearing it per image, which cost a marker-sized image more than its matching (memset of 64 KiB
+/// for 3 KiB of rows). Entries are offset by a base that grows past every value an image stored,
+/// so what earlier images left reads as empty without clearing: the output is the same as with a
+/// fresh table. (The idea of versioned entries instead of clearing is an old one; here from
+/// generation counters in hash tables.) Freed when the thread ends.
+struct pinmint_table_state {
+    uint32_t *table;
+    uint32_t base;
+};
+static _Thread_local struct pinmint_table_state pinmint_thread_table;
+static pthread_key_t pinmint_table_key;
+static pthread_once_t pinmint_table_once = PTHREAD_ONCE_INIT;
+
+static void pinmint_free_table(void *table) {
+    free(table);
+    pinmint_thread_table.table = NULL;
+}
+
+static void pinmint_make_table_key(void) { pthread_key_create(&pinmint_table_key, pinmint_free_table); }
+
+/// This thread's table, ready for an image of `data_size` bytes (positions below it); `*base` is
+/// what the image's entries are offset by. NULL when out of memory.
+static uint32_t *pinmint_claim_table(size_t data_size, uint32_t *base) {
+    struct pinmint_table_state *state = &pinmint_thread_table;
+    size_t entries = (size_t)pinmint_hash_ways << pinmint_hash_bits;
+    if (!state->table) {
+        pthread_once(&pinmint_table_once, pinmint_make_table_key);
+        state->table = calloc(entries, sizeof(uint32_t));
+        if (!state->table) return NULL;
+        state->base = 0;
+        pthread_setspecific(pinmint_table_key, state->table);
+    }
+    // Stored values go up to base + data_size: start again from a cleared table before they would wrap.
+    if ((uint64_t)state->base + data_size + 1 >= UINT32_MAX) {
+        memset(state->table, 0, entries * sizeof(uint32_t));
+        state->base = 0;
+    }
+    *base = state->base;
+    state->base += (uint32_t)data_size;
+    return state->table;
+}
 
 struct pinmint_match {
     size_t length, distance;
@@ -417,13 +479,14 @@ static inline struct pinmint_match pinmint_find_match(struct pinmint_matcher *ma
     if (best.length < limit && position + 4 <= matcher->data_size) {
         uint32_t *bucket = matcher->table + (size_t)pinmint_hash(here) * pinmint_hash_ways;
         for (int way = 0; way < pinmint_hash_ways; way++) {
-            size_t earlier = bucket[way];
-            if (!earlier || earlier > position || position + 1 - earlier > pinmint_window) break;
+            if (bucket[way] <= matcher->base) break;
+            size_t earlier = bucket[way] - matcher->base;
+            if (earlier > position || position + 1 - earlier > pinmint_window) break;
             size_t distance = position + 1 - earlier;
             size_t length = pinmint_match_length(here, here - distance, limit);
             if (length >= 4 && length > best.length) { best.length = length; best.distance = distance; }
         }
-        pinmint_remember(matcher->table, here, position);
+        pinmint_remember(matcher, here, position);
     }
     if (best.length < pinmint_min_match) best.length = 0;
     return best;
@@ -438,12 +501,15 @@ static int pinmint_image_deflate(const uint8_t *data, size_t data_size, size_t s
     // Worst case: stored blocks (5 bytes per 65535) plus headers and the closing empty block.
     size_t capacity = count + 5 * (count / 65535 + 2) + 64 + (count / pinmint_block_tokens + 1) * 8;
     uint8_t *bytes = malloc(capacity + 8);
-    pinmint_token *tokens = malloc(sizeof(pinmint_token) * pinmint_block_tokens);
-    uint32_t *table = calloc((size_t)pinmint_hash_ways << pinmint_hash_bits, sizeof(uint32_t));
-    if (!bytes || !tokens || !table) { free(bytes); free(tokens); free(table); return 0; }
+    // At most one token per byte (+ 1 so that an empty part allocates something).
+    size_t token_capacity = count < pinmint_block_tokens ? count + 1 : pinmint_block_tokens;
+    pinmint_token *tokens = malloc(sizeof(pinmint_token) * token_capacity);
+    uint32_t base = 0;
+    uint32_t *table = pinmint_claim_table(data_size, &base);
+    if (!bytes || !tokens || !table) { free(bytes); free(tokens); return 0; }
     struct pinmint_bits bits = { bytes, 0, 0, 0 };
 
-    struct pinmint_matcher matcher = { data, data_size, { pixel_bytes, row_stride }, table };
+    struct pinmint_matcher matcher = { data, data_size, { pixel_bytes, row_stride }, table, base };
     size_t position = start, block_start = start, token_count = 0;
     struct pinmint_match match = pinmint_find_match(&matcher, position, end);
     while (position < end) {
@@ -459,7 +525,7 @@ static int pinmint_image_deflate(const uint8_t *data, size_t data_size, size_t s
                 // position (and position + 1 when looked at lazily) are in the table already.
                 size_t inside = position + 1 + (next.length != 0);
                 for (; inside < position + match.length && inside + 4 <= data_size; inside++) {
-                    pinmint_remember(table, data + inside, inside);
+                    pinmint_remember(&matcher, data + inside, inside);
                 }
             }
             tokens[token_count].value = (uint16_t)match.length;
@@ -489,7 +555,6 @@ static int pinmint_image_deflate(const uint8_t *data, size_t data_size, size_t s
         bytes[bits.size++] = 0; bytes[bits.size++] = 0; bytes[bits.size++] = 0xff; bytes[bits.size++] = 0xff;
     }
     free(tokens);
-    free(table);
     *output = bytes;
     *output_size = bits.size;
     return 1;

@@ -140,8 +140,9 @@ static int pinmint_prefers_up(const pinmint_png_encode_request *request) {
     return pinmint_entropy_bits(up_counts, up_total) < pinmint_entropy_bits(none_counts, none_total);
 }
 
-/// Filters all rows and writes the IDAT chunk and IEND; 0 on failure (out of memory).
-static int pinmint_write_own_idat(png_structp png, const pinmint_png_encode_request *request) {
+/// Filters all rows and compresses them into a zlib stream (malloc'ed into *out_stream); 0 on
+/// failure (out of memory).
+static int pinmint_own_zlib_stream(const pinmint_png_encode_request *request, uint8_t **out_stream, size_t *out_size) {
     int none = request->filter_mask & PNG_FILTER_NONE, up = request->filter_mask & PNG_FILTER_UP;
     int useUp = up && (!none || pinmint_prefers_up(request));
     size_t stride = request->row_bytes + 1, total = stride * request->height;
@@ -196,9 +197,86 @@ static int pinmint_write_own_idat(png_structp png, const pinmint_png_encode_requ
     free(parts[1].output);
     free(filtered);
     if (!ok) { free(stream); return 0; }
-    png_write_chunk(png, (png_const_bytep)"IDAT", stream, size);
+    *out_stream = stream;
+    *out_size = size;
+    return 1;
+}
+
+// MARK: Own chunk writer (the own-deflate path)
+
+/// What libpng's png_check_IHDR accepts for a write with its default limits (sides of 1 to
+/// 1,000,000 pixels, a bit depth the colour type allows).
+static int pinmint_header_is_valid(const pinmint_png_encode_request *request) {
+    if (request->width == 0 || request->height == 0 || request->width > PNG_USER_WIDTH_MAX || request->height > PNG_USER_HEIGHT_MAX) return 0;
+    int depth = request->bit_depth;
+    switch (request->color_type) {
+    case 0: return depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16;
+    case 3: return depth == 1 || depth == 2 || depth == 4 || depth == 8;
+    case 2: case 4: case 6: return depth == 8 || depth == 16;
+    default: return 0;
+    }
+}
+
+static void pinmint_put_u32(uint8_t *target, uint32_t value) {
+    target[0] = (uint8_t)(value >> 24); target[1] = (uint8_t)(value >> 16);
+    target[2] = (uint8_t)(value >> 8); target[3] = (uint8_t)value;
+}
+
+/// Appends one chunk (length, type, data, CRC-32 of type and data) at `*size`.
+static void pinmint_put_chunk(uint8_t *file, size_t *size, const char type[4], const uint8_t *data, size_t count) {
+    uint8_t *start = file + *size;
+    pinmint_put_u32(start, (uint32_t)count);
+    memcpy(start + 4, type, 4);
+    if (count) memcpy(start + 8, data, count);
+    pinmint_put_u32(start + 8 + count, (uint32_t)crc32(0L, start + 4, (uInt)(count + 4)));
+    *size += 12 + count;
+}
+
+/// Writes the whole file for the own-deflate path without libpng: the same chunks, in the same
+/// order and with the same bytes as libpng writes for this request (signature, IHDR, PLTE, tRNS,
+/// pHYs, one IDAT, IEND), but none of libpng's per-image setup, which cost more than compressing
+/// a marker-sized image. The request is one PNGEncoder built (valid colour type, depth and sizes).
+/// 0 on failure (out of memory).
+static int pinmint_write_own_png(const pinmint_png_encode_request *request, uint8_t **out_data, size_t *out_size) {
+    uint8_t *stream = NULL;
+    size_t stream_size = 0;
+    if (!pinmint_own_zlib_stream(request, &stream, &stream_size)) return 0;
+    int palette_count = 0, alpha_count = 0;
+    if (request->color_type == 3) {
+        palette_count = request->palette_count < 1 ? 1 : (request->palette_count > 256 ? 256 : request->palette_count);
+        alpha_count = request->alpha_count > palette_count ? palette_count : request->alpha_count;
+    }
+    size_t capacity = 8 + (12 + 13) + (12 + 3 * 256) + (12 + 256) + (12 + 9) + (12 + stream_size) + 12;
+    uint8_t *file = malloc(capacity);
+    if (!file) { free(stream); return 0; }
+    static const uint8_t signature[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    memcpy(file, signature, 8);
+    size_t size = 8;
+    uint8_t header[13];
+    pinmint_put_u32(header, request->width);
+    pinmint_put_u32(header + 4, request->height);
+    header[8] = (uint8_t)request->bit_depth;
+    header[9] = (uint8_t)request->color_type;
+    header[10] = 0;  // compression: deflate
+    header[11] = 0;  // filter method 0
+    header[12] = 0;  // not interlaced
+    pinmint_put_chunk(file, &size, "IHDR", header, 13);
+    if (request->color_type == 3) {
+        pinmint_put_chunk(file, &size, "PLTE", request->palette_rgb, (size_t)palette_count * 3);
+        if (alpha_count > 0) pinmint_put_chunk(file, &size, "tRNS", request->palette_alpha, (size_t)alpha_count);
+    }
+    if (request->pixels_per_meter > 0) {
+        uint8_t physical[9];
+        pinmint_put_u32(physical, request->pixels_per_meter);
+        pinmint_put_u32(physical + 4, request->pixels_per_meter);
+        physical[8] = 1;  // unit: metre
+        pinmint_put_chunk(file, &size, "pHYs", physical, 9);
+    }
+    pinmint_put_chunk(file, &size, "IDAT", stream, stream_size);
     free(stream);
-    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
+    pinmint_put_chunk(file, &size, "IEND", NULL, 0);
+    *out_data = file;
+    *out_size = size;
     return 1;
 }
 
@@ -208,6 +286,14 @@ int pinmint_png_encode(const pinmint_png_encode_request *request,
     *out_data = NULL;
     *out_size = 0;
     if (message) message[0] = 0;
+    // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng. So does a
+    // header libpng would refuse (its messages stay the ones callers get).
+    if (request->own_deflate && request->bit_depth <= 8 && pinmint_header_is_valid(request)
+        && (request->row_bytes + 1) * (size_t)request->height < ((size_t)1 << 30)) {
+        if (pinmint_write_own_png(request, out_data, out_size)) return pinmint_png_ok;
+        pinmint_copy_message(message, "cannot encode PNG: out of memory while compressing");
+        return pinmint_png_error;
+    }
     struct pinmint_error_state state = { message, "cannot encode PNG: " };
     struct pinmint_buffer buffer = { NULL, 0, 0 };
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, pinmint_error, pinmint_warning);
@@ -248,15 +334,6 @@ int pinmint_png_encode(const pinmint_png_encode_request *request,
     // One large IDAT instead of 8 KiB pieces: 12 bytes saved per piece.
     png_set_compression_buffer_size(png, 1 << 20);
     png_write_info(png, info);
-    // zlib's counts are 32-bit: images of 1 GiB of rows or more go through libpng.
-    if (request->own_deflate && request->bit_depth <= 8
-        && (request->row_bytes + 1) * (size_t)request->height < ((size_t)1 << 30)) {
-        if (!pinmint_write_own_idat(png, request)) png_error(png, "out of memory while compressing");
-        png_destroy_write_struct(&png, &info);
-        *out_data = buffer.data;
-        *out_size = buffer.size;
-        return pinmint_png_ok;
-    }
     for (uint32_t y = 0; y < request->height; y++) {
         png_write_row(png, (png_const_bytep)(request->rows + (size_t)y * request->row_bytes));
     }

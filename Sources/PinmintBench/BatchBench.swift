@@ -13,19 +13,32 @@ import PinmintSprites
 ///   drawing, PNG encoding (default and fast), the atomic file write.
 /// - Peak memory (VmHWM, reset between runs through /proc/self/clear_refs) for 2,000 and
 ///   10,000 markers: it must not grow with the number of markers.
+///
+/// `PinmintBench batch --work DIR --profile N [--stage batch|resolve|render|encode|write] [--jobs J]`:
+/// only one stage over N markers on one thread (default: the whole batch, with J jobs, default 1;
+/// PNG default), nothing else; for instruction counts under callgrind, per marker from the
+/// difference of two N.
 enum BatchBench {
     static func main(_ arguments: [String]) throws {
         var work = "Benchmarks/.work/batch", repeats = 3
+        var profileCount: Int? = nil, stage = "batch", profileJobs = 1
         var index = 0
         while index + 1 < arguments.count {
             switch arguments[index] {
             case "--work": work = arguments[index + 1]
             case "--repeat": repeats = max(1, Int(arguments[index + 1]) ?? 3)
+            case "--profile": profileCount = max(1, Int(arguments[index + 1]) ?? 100)
+            case "--stage": stage = arguments[index + 1]
+            case "--jobs": profileJobs = max(1, Int(arguments[index + 1]) ?? 1)
             default: break
             }
             index += 2
         }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        if let profileCount {
+            try profile(profileCount, stage: stage, jobs: profileJobs, work: work)
+            return
+        }
         let data = (work as NSString).appendingPathComponent("tags-10000.csv")
         let data2k = (work as NSString).appendingPathComponent("tags-2000.csv")
         let data1k = (work as NSString).appendingPathComponent("tags-1000.csv")
@@ -133,6 +146,37 @@ enum BatchBench {
         print(String(format: "  atomic file write (temporary file + rename, disk)                  %7.1f", write))
         let floor = resolve + render + encodeTimes[.fast]!
         print(String(format: "  engine floor (resolve + render + fast encode): %.0f µs = %.0f markers/s per core", floor, 1e6 / floor))
+    }
+
+    /// One stage over `count` distinct price tags on one thread (see the type's documentation).
+    static func profile(_ count: Int, stage: String, jobs: Int, work: String) throws {
+        let style = MarkerStyle.preset(named: "price-tag")!
+        let option = style.options.first { $0.name == "label" }!
+        let labels = (0..<count).map { "\(1000 + $0 * 37)萬" }
+        if stage == "batch" {
+            let data = (work as NSString).appendingPathComponent("profile-\(count).csv")
+            try writePrices(count, to: data)
+            let folder = (work as NSString).appendingPathComponent("profile-\(count)")
+            try? FileManager.default.removeItem(atPath: folder)
+            let cpuBefore = cpuSeconds()
+            let seconds = try runBatch(data, folder: folder, jobs: jobs, scales: [1], sprite: nil)
+            print(String(format: "batch of %d, %d job(s): %.3f s, %.0f markers/s, CPU per marker %.0f µs", count, jobs, seconds,
+                         Double(count) / seconds, (cpuSeconds() - cpuBefore) / Double(count) * 1e6))
+            return
+        }
+        var descriptions: [MarkerDescription] = []
+        for label in labels { descriptions.append(try style.resolve(values: ["label": try option.parse(label, input: "label")])[0]) }
+        if stage == "resolve" { print("resolved \(descriptions.count)"); return }
+        let renderer = try MarkerRenderer()
+        let markers = try descriptions.map { try renderer.render($0, scale: 1) }
+        if stage == "render" { print("rendered \(markers.count)"); return }
+        let encoded = try markers.map { try $0.pngData(mode: .default) }
+        if stage == "encode" { print("encoded \(encoded.reduce(0) { $0 + $1.count }) bytes"); return }
+        let folder = (work as NSString).appendingPathComponent("profile-writes")
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (index, bytes) in encoded.enumerated() { try AtomicFile.write(bytes, to: folder + "/m\(index).png") }
+        print("wrote \(encoded.count)")
     }
 
     static func runBatch(_ data: String, folder: String, jobs: Int, scales: [Double],

@@ -60,6 +60,8 @@ public struct MarkerStyle: Sendable {
     public let source: String
     let variants: [(name: String, template: Template)]
     let baseDirectory: String
+    /// Decoded part trees reused across `resolve` calls that differ only in text options.
+    let resolveCache: ResolveCache
 
     /// Reads a style from JSON text. `input` names it in errors; relative
     /// file paths inside it are resolved against `baseDirectory`.
@@ -111,6 +113,7 @@ public struct MarkerStyle: Sendable {
             compiled.append((name, try Template.compile(template, path: path, input: input, options: optionNames)))
         }
         self.variants = compiled
+        resolveCache = ResolveCache(templates: compiled.map(\.template))
         try reader.finish(allowed: ["$schema", "comment"])
     }
 
@@ -184,13 +187,39 @@ public struct MarkerStyle: Sendable {
     }
 
     /// As `resolve(options:)`, with values already typed (from a JSON description).
+    ///
+    /// A batch resolves one style once per row with only a text option (a
+    /// label) changing, and decoding the part tree from JSON was most of
+    /// the work. So the decoded variants are kept (`ResolveCache`) per set of
+    /// the other options' values, and a row that differs only in options
+    /// that appear nowhere but in parts' `text` members gets a copy with just
+    /// those texts filled in again. Anything the cache cannot vouch for (such
+    /// an option unset, a text over the length limit, a first sight) takes
+    /// the full path, so results and errors are the same as decoding every time.
     public func resolve(values: [String: JSONValue]) throws(MarkerError) -> [MarkerDescription] {
+        let filled = try filledValues(values)
+        guard !resolveCache.textOptions.isEmpty else { return try decode(filled) }
+        return try resolveCache.resolve(filled) { () throws(MarkerError) in try decode(filled) }
+    }
+
+    /// `resolve(values:)` without the cache: options filled into the JSON, every part decoded.
+    func resolveUncached(values: [String: JSONValue]) throws(MarkerError) -> [MarkerDescription] {
+        try decode(try filledValues(values))
+    }
+
+    /// Every option's value: the defaults, overridden by `values` (checked against their options).
+    private func filledValues(_ values: [String: JSONValue]) throws(MarkerError) -> [String: JSONValue] {
         var filled: [String: JSONValue] = [:]
         for option in options { filled[option.name] = option.defaultValue }
         for (name, value) in values {
             guard let option = options.first(where: { $0.name == name }) else { throw unknownOption(name) }
             filled[name] = try option.check(value, input: input, place: "options.\(name)")
         }
+        return filled
+    }
+
+    /// The variants with `filled` substituted into their JSON and decoded.
+    private func decode(_ filled: [String: JSONValue]) throws(MarkerError) -> [MarkerDescription] {
         var descriptions: [MarkerDescription] = []
         for (name, template) in variants {
             let path = variants.count == 1 ? "marker" : "variants.\(name)"
@@ -265,3 +294,91 @@ extension MarkerStyle.Option {
     }
 }
 
+
+/// Decoded variants of one style, kept between `MarkerStyle.resolve(values:)`
+/// calls (see there). Keyed by the values of every option except the text
+/// options: those that occur only inside parts' `text` members (not in a
+/// condition, not in any other member), so that the rest of the decoded tree
+/// cannot depend on them. An entry records where those texts are (the
+/// child indices of each text part from the variant's root, which only the
+/// key's options decide through conditions), and a hit writes the row's
+/// texts there. Safe from several threads; at most `capacity` entries.
+final class ResolveCache: @unchecked Sendable {
+    /// Options that occur only inside parts' `text` members.
+    let textOptions: Set<String>
+    static let capacity = 64
+
+    /// One text part to refill: which variant, the child indices down to it, and its `text` template.
+    struct Site {
+        let variant: Int
+        let indices: [Int]
+        let template: Template
+    }
+
+    private struct Entry {
+        let descriptions: [MarkerDescription]
+        let sites: [Site]
+    }
+
+    private let lock = NSLock()
+    private var entries: [[String: JSONValue]: Entry] = [:]
+    /// The variants' templates (for finding the sites of a new entry).
+    private let templates: [Template]
+
+    init(templates: [Template]) {
+        self.templates = templates
+        textOptions = Template.textOnlyOptions(templates)
+    }
+
+    /// The descriptions for `filled` (every option's value): from an entry
+    /// with its texts refilled, or from `decode` (then remembered).
+    func resolve(_ filled: [String: JSONValue],
+                 decode: () throws(MarkerError) -> [MarkerDescription]) throws(MarkerError) -> [MarkerDescription] {
+        var key = filled
+        for name in textOptions {
+            // An unset text option drops its "text" members (and may change a part's inferred type).
+            guard case .string? = key.removeValue(forKey: name) else { return try decode() }
+        }
+        lock.lock()
+        let entry = entries[key]
+        lock.unlock()
+        if let entry, let patched = Self.refill(entry, filled) { return patched }
+        let descriptions = try decode()
+        if entry == nil {
+            let sites = Template.textSites(of: templates, options: textOptions, values: filled)
+            lock.lock()
+            if entries.count < Self.capacity { entries[key] = Entry(descriptions: descriptions, sites: sites) }
+            lock.unlock()
+        }
+        return descriptions
+    }
+
+    /// The entry's descriptions with every site's text evaluated for `filled`; nil when a text is
+    /// not what decoding would accept as is (the full path then reports it).
+    private static func refill(_ entry: Entry, _ filled: [String: JSONValue]) -> [MarkerDescription]? {
+        var descriptions = entry.descriptions
+        for site in entry.sites {
+            guard case .string(let text)? = site.template.fill(filled),
+                  text.unicodeScalars.count <= MarkerLimits.maximumTextLength,
+                  descriptions[site.variant].body.setText(text, at: site.indices[...]) else { return nil }
+        }
+        return descriptions
+    }
+}
+
+extension Part {
+    /// Sets the text of the text part at `indices` (child indices from this part); false when there is none.
+    mutating func setText(_ text: String, at indices: ArraySlice<Int>) -> Bool {
+        guard let first = indices.first else {
+            guard case .text(var part) = kind else { return false }
+            part.text = text
+            kind = .text(part)
+            return true
+        }
+        guard case .box(var box) = kind, box.children.indices.contains(first) else { return false }
+        kind = .spacer  // so that `box` holds the only reference to the children (no copy)
+        let done = box.children[first].setText(text, at: indices.dropFirst())
+        kind = .box(box)
+        return done
+    }
+}

@@ -265,3 +265,84 @@ extension Template {
         return (String(first) + String(words.last!.first!)).uppercased()
     }
 }
+
+// MARK: Text options (for MarkerStyle's resolve cache)
+
+extension Template {
+    /// The options each variant uses only inside parts' `text` members: the
+    /// root and the items of a part's `children` are parts; a `text` member
+    /// counts when it is a placeholder or a text with placeholders. An
+    /// option used anywhere else (a condition, another member, a `text`
+    /// that is not a part's) is left out.
+    static func textOnlyOptions(_ variants: [Template]) -> Set<String> {
+        var inText = Set<String>(), elsewhere = Set<String>()
+        for template in variants { template.collectOptions(isPart: true, inText: &inText, elsewhere: &elsewhere) }
+        return inText.subtracting(elsewhere)
+    }
+
+    private func collectOptions(isPart: Bool, inText: inout Set<String>, elsewhere: inout Set<String>) {
+        switch self {
+        case .constant: break
+        case .whole, .text: elsewhere.formUnion(options)
+        case .array(let items):
+            for item in items { item.collectOptions(isPart: false, inText: &inText, elsewhere: &elsewhere) }
+        case .object(let members, let conditions):
+            for condition in conditions { for alternatives in condition.tests { for test in alternatives { elsewhere.insert(test.option) } } }
+            for (key, member) in members {
+                switch (isPart, key, member) {
+                case (true, "text", .whole), (true, "text", .text):
+                    inText.formUnion(member.options)
+                case (true, "children", .array(let items)):
+                    for item in items { item.collectOptions(isPart: true, inText: &inText, elsewhere: &elsewhere) }
+                default:
+                    member.collectOptions(isPart: false, inText: &inText, elsewhere: &elsewhere)
+                }
+            }
+        }
+    }
+
+    /// The options a placeholder or text with placeholders uses.
+    private var options: [String] {
+        switch self {
+        case .whole(let expression): return [expression.option]
+        case .text(let segments):
+            return segments.compactMap { if case .expression(let expression) = $0 { expression.option } else { nil } }
+        default: return []
+        }
+    }
+
+    /// Where the parts whose `text` uses one of `options` end up once
+    /// `values` are filled in: per variant, the child indices from the root
+    /// (items dropped by their conditions do not count), and the `text`
+    /// member's template.
+    static func textSites(of variants: [Template], options: Set<String>, values: [String: JSONValue]) -> [ResolveCache.Site] {
+        var sites: [ResolveCache.Site] = []
+        for (variant, template) in variants.enumerated() {
+            template.collectSites(variant: variant, indices: [], options: options, values: values, into: &sites)
+        }
+        return sites
+    }
+
+    private func collectSites(variant: Int, indices: [Int], options: Set<String>, values: [String: JSONValue],
+                              into sites: inout [ResolveCache.Site]) {
+        guard case .object(let members, _) = self else { return }
+        for (key, member) in members {
+            switch (key, member) {
+            case ("text", .whole), ("text", .text):
+                if member.options.contains(where: options.contains) {
+                    sites.append(ResolveCache.Site(variant: variant, indices: indices, template: member))
+                }
+            case ("children", .array(let items)):
+                var index = 0
+                for item in items {
+                    // `fill` drops an object whose conditions do not hold; nothing else is dropped.
+                    if case .object(_, let conditions) = item,
+                       conditions.contains(where: { $0.holds(values) != $0.isWhen }) { continue }
+                    item.collectSites(variant: variant, indices: indices + [index], options: options, values: values, into: &sites)
+                    index += 1
+                }
+            default: break
+            }
+        }
+    }
+}

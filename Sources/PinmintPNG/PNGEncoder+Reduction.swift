@@ -14,10 +14,15 @@ extension PNGEncoder {
         /// Distinct RGBA colours (r << 24 | g << 16 | b << 8 | a), or `nil` when
         /// there are more than 256 or colours were not counted.
         var colors: [UInt32]? = nil
+        /// With `colors`: each pixel's colour as its index in `colors` (the order
+        /// colours first appear in), written while counting, so that packing a
+        /// palette only maps these through the palette's order instead of
+        /// looking every colour change up again.
+        var firstSeenIndices: [UInt8]? = nil
     }
 
-    /// A small open-addressing set of at most 256 colours, reused as the
-    /// colour-to-index map when packing a palette image.
+    /// A small open-addressing map of at most 256 colours to the order they
+    /// were first seen in.
     final class ColorTable {
         static let slotCount = 1024  // power of two, 4× the largest palette
         /// Open addressing in raw memory: the table is probed once per colour
@@ -38,31 +43,19 @@ extension PNGEncoder {
 
         @inline(__always) static func slot(_ color: UInt32) -> Int { Int((color &* 0x9E37_79B1) >> 22) }
 
-        /// Inserts `color`; returns false when it was already present.
-        @inline(__always) func insert(_ color: UInt32) -> Bool {
+        /// The index stored with `color`; when absent, inserts it with `next` (and `inserted` is true).
+        @inline(__always) func index(inserting color: UInt32, next: UInt8) -> (index: UInt8, inserted: Bool) {
             var slot = Self.slot(color)
             while true {
-                if keys[slot] == UInt64(color) { return false }
-                if keys[slot] == .max { keys[slot] = UInt64(color); return true }
+                if keys[slot] == UInt64(color) { return (values[slot], false) }
+                if keys[slot] == .max {
+                    keys[slot] = UInt64(color)
+                    values[slot] = next
+                    return (next, true)
+                }
                 slot = (slot &+ 1) & (Self.slotCount - 1)
             }
         }
-
-        @inline(__always) func index(of color: UInt32) -> UInt8 {
-            var slot = Self.slot(color)
-            while keys[slot] != UInt64(color) { slot = (slot &+ 1) & (Self.slotCount - 1) }
-            return values[slot]
-        }
-
-        func setIndex(_ index: UInt8, of color: UInt32) {
-            var slot = Self.slot(color)
-            while keys[slot] != UInt64(color) { slot = (slot &+ 1) & (Self.slotCount - 1) }
-            values[slot] = index
-        }
-    }
-
-    @inline(__always) static func packedColor(_ pixels: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32 {
-        UInt32(pixels[index]) << 24 | UInt32(pixels[index + 1]) << 16 | UInt32(pixels[index + 2]) << 8 | UInt32(pixels[index + 3])
     }
 
     /// Stops early once nothing more can be learnt: more than 256 colours
@@ -71,33 +64,56 @@ extension PNGEncoder {
         var analysis = ColorAnalysis()
         let table = ColorTable()
         var colors: [UInt32] = []
+        colors.reserveCapacity(countColors ? 257 : 0)
         var counting = countColors
+        let pixelCount = bytes.count / 4
+        // Filled while counting; dropped if counting stops (more than 256 colours).
+        var indices = [UInt8](repeating: 0, count: countColors ? pixelCount : 0)
         bytes.withUnsafeBytes { raw in
             // One 32-bit load per pixel; r is the low byte after `littleEndian`.
-            let count = raw.count / 4
-            guard count > 0 else { return }
-            var previous = ~UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+            guard pixelCount > 0 else { return }
+            func word(_ pixel: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pixel &* 4, as: UInt32.self)) }
+            var previous = ~word(0)
             var index = 0
-            while index < count {
-                let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-                index += 1
-                if word == previous { continue }  // flat runs: most of a marker
-                previous = word
+            func note(_ word: UInt32) {
                 if word >> 24 != 0xff { analysis.isOpaque = false }
                 let red = word & 0xff
                 if red != (word >> 8) & 0xff || red != (word >> 16) & 0xff { analysis.isGrey = false }
-                if counting {
-                    let color = word.byteSwapped  // r << 24 | g << 16 | b << 8 | a
-                    if table.insert(color) {
-                        colors.append(color)
-                        if colors.count > 256 { counting = false }
+            }
+            if counting {
+                indices.withUnsafeMutableBufferPointer { target in
+                    var previousIndex: UInt8 = 0
+                    while index < pixelCount {
+                        let current = word(index)
+                        if current != previous {  // flat runs (most of a marker) repeat the index
+                            previous = current
+                            note(current)
+                            let color = current.byteSwapped  // r << 24 | g << 16 | b << 8 | a
+                            let found = table.index(inserting: color, next: UInt8(truncatingIfNeeded: colors.count))
+                            if found.inserted {
+                                colors.append(color)
+                                if colors.count > 256 { counting = false; index += 1; return }
+                            }
+                            previousIndex = found.index
+                        }
+                        target[index] = previousIndex
+                        index += 1
                     }
-                } else if !analysis.isOpaque && !analysis.isGrey {
-                    break  // nothing left to find
                 }
             }
+            while index < pixelCount {
+                let current = word(index)
+                index += 1
+                if current == previous { continue }
+                previous = current
+                note(current)
+                if !analysis.isOpaque && !analysis.isGrey { break }  // nothing left to find
+            }
         }
-        if countColors && colors.count <= 256 { analysis.colors = colors }
+        if countColors && colors.count <= 256 {
+            analysis.colors = colors
+            analysis.firstSeenIndices = indices
+        }
         return analysis
     }
 
@@ -109,42 +125,47 @@ extension PNGEncoder {
     /// Packs the pixels as an indexed image. Palette order: translucent
     /// entries first (so tRNS stays short), by alpha, then opaque ones by
     /// brightness; a fixed order, so identical input gives identical bytes.
-    static func packPalette(_ bytes: [UInt8], width: Int, height: Int, colors: [UInt32]) -> LibPNG.PackedImage {
+    /// `colors` and `firstSeenIndices` are `analyse`'s (each pixel as its colour's position in `colors`).
+    static func packPalette(width: Int, height: Int, colors: [UInt32], firstSeenIndices: [UInt8]) -> LibPNG.PackedImage {
         // One integer key per colour, sorted as integers: translucent before
-        // opaque, then by alpha, then by brightness (r + g + b), then by the colour.
-        let ordered = colors.map { color -> UInt64 in
+        // opaque, then by alpha, then by brightness (r + g + b), then by the
+        // colour; below it, the colour's position in `colors` (at most 255; it
+        // cannot change the order, colours being distinct).
+        let keys = colors.enumerated().map { seen, color -> UInt64 in
             let alpha = UInt64(color & 0xff)
             let sum = UInt64(color >> 24) + UInt64(color >> 16 & 0xff) + UInt64(color >> 8 & 0xff)
-            return (alpha == 0xff ? 1 : 0) << 51 | alpha << 43 | sum << 32 | UInt64(color)
-        }.sorted().map { UInt32(truncatingIfNeeded: $0) }
-        let table = ColorTable()
+            return (alpha == 0xff ? 1 : 0) << 58 | alpha << 50 | sum << 40 | UInt64(color) << 8 | UInt64(seen & 0xff)
+        }.sorted()
         var paletteRGB: [UInt8] = []
         var paletteAlpha: [UInt8] = []
-        for (index, color) in ordered.enumerated() {
-            _ = table.insert(color)
-            table.setIndex(UInt8(index), of: color)
-            paletteRGB += [UInt8(color >> 24), UInt8(color >> 16 & 0xff), UInt8(color >> 8 & 0xff)]
+        // Byte by byte into reserved room: `+= [r, g, b]` allocated an array per colour.
+        paletteRGB.reserveCapacity(keys.count * 3)
+        paletteAlpha.reserveCapacity(keys.count)
+        for key in keys {
+            let color = UInt32(truncatingIfNeeded: key >> 8)
+            paletteRGB.append(UInt8(color >> 24))
+            paletteRGB.append(UInt8(color >> 16 & 0xff))
+            paletteRGB.append(UInt8(color >> 8 & 0xff))
             if color & 0xff != 0xff { paletteAlpha.append(UInt8(color & 0xff)) }
         }
-        let bitDepth = indexBitDepth(forColorCount: ordered.count)
+        let bitDepth = indexBitDepth(forColorCount: keys.count)
         let rowBytes = (width * bitDepth + 7) / 8
+        // First-seen index → palette index, then one table step per pixel.
+        var palettePosition = [UInt8](repeating: 0, count: 256)
+        for (index, key) in keys.enumerated() { palettePosition[Int(key & 0xff)] = UInt8(index) }
         var rows = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeBufferPointer { pixels in
-            rows.withUnsafeMutableBufferPointer { target in
-                var previousColor: UInt32 = 0, previousIndex = table.index(of: packedColor(pixels, 0))
-                previousColor = packedColor(pixels, 0)
-                let depth = UInt8(bitDepth)
-                for y in 0..<height {
-                    let rowStart = y * rowBytes
-                    // Sub-byte depths: the byte and the shift advance with x (no division per pixel).
-                    var byte = rowStart, shift = 8 &- depth
-                    for x in 0..<width {
-                        let color = packedColor(pixels, (y * width + x) * 4)
-                        if color != previousColor { previousColor = color; previousIndex = table.index(of: color) }
-                        if bitDepth == 8 {
-                            target[rowStart + x] = previousIndex
-                        } else {
-                            target[byte] |= previousIndex &<< shift
+        firstSeenIndices.withUnsafeBufferPointer { seen in
+            palettePosition.withUnsafeBufferPointer { position in
+                rows.withUnsafeMutableBufferPointer { target in
+                    if bitDepth == 8 {  // 8-bit rows have no padding: row bytes = width
+                        for pixel in 0..<(width * height) { target[pixel] = position[Int(seen[pixel])] }
+                        return
+                    }
+                    let depth = UInt8(bitDepth)
+                    for y in 0..<height {
+                        var byte = y * rowBytes, shift = 8 &- depth
+                        for x in 0..<width {
+                            target[byte] |= position[Int(seen[y * width + x])] &<< shift
                             if shift == 0 { shift = 8 &- depth; byte += 1 } else { shift &-= depth }
                         }
                     }

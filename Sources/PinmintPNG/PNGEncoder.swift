@@ -159,9 +159,10 @@ public enum PNGEncoder {
             }
             var result: [LibPNG.PackedImage] = []
             // Grey and opaque with 8-bit indices: grey8 stores the same bytes without a PLTE.
-            if reduction == .palette, let colors = analysis.colors,
+            if reduction == .palette, let colors = analysis.colors, let firstSeenIndices = analysis.firstSeenIndices,
                everyType || !(analysis.isGrey && analysis.isOpaque && indexBitDepth(forColorCount: colors.count) == 8) {
-                result.append(cached("palette") { packPalette(bytes, width: width, height: height, colors: colors) })
+                result.append(cached("palette") { packPalette(width: width, height: height, colors: colors,
+                                                           firstSeenIndices: firstSeenIndices) })
                 if !everyType { return result }
             }
             if analysis.isGrey {

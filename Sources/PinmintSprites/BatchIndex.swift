@@ -7,9 +7,12 @@ public enum AtomicFile {
     private static let counter = AtomicCounter()
 
     public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(counter.increment()).tmp"
+        // The temporary file beside the target: the path up to its last '/', then ".NAME.PID.N.tmp".
+        // Split on the UTF-8 bytes: NSString's path methods took as long as the writing's own code.
+        let utf8 = path.utf8
+        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let temporary = String(path[..<nameStart]) + "." + String(path[nameStart...])
+            + ".\(getpid()).\(counter.increment()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
         var written = 0
@@ -110,31 +113,83 @@ final class IndexWriter {
 /// checks they stay equal), plus `row`, `coordinates`, `recipe` and `png`.
 enum IndexLine {
     /// One image's line: keys sorted, no spaces.
+    ///
+    /// Written as bytes into one buffer: string interpolation and appends
+    /// (a dozen temporary strings per line) cost as much as the writing.
     static func line(_ metadata: MarkerMetadata, id: String, file: String, row: Int, coordinates: [Double]?,
                      recipe: String?, png: String?) -> String {
-        func number(_ value: Double) -> String {
-            let rounded = (value * 1000).rounded() / 1000
-            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
+        var text = LineBuilder()
+        func box(_ box: PixelBox) {
+            text.add("{\"height\":"); text.add(box.height)
+            text.add(",\"width\":"); text.add(box.width)
+            text.add(",\"x\":"); text.add(box.x)
+            text.add(",\"y\":"); text.add(box.y)
+            text.add("}")
         }
-        func box(_ box: PixelBox) -> String { "{\"height\":\(box.height),\"width\":\(box.width),\"x\":\(box.x),\"y\":\(box.y)}" }
-        var text = "{\"anchor\":{\"x\":\(number(metadata.anchor.x)),\"y\":\(number(metadata.anchor.y))}"
-        if let content = metadata.contentBox { text += ",\"contentBox\":" + box(content) }
-        if let coordinates { text += ",\"coordinates\":" + coordinatesText(coordinates) }
-        text += ",\"file\":" + JSONText.quote(file)
-        text += ",\"height\":\(metadata.height)"
-        text += ",\"hitBoxes\":[" + metadata.hitBoxes.map(box).joined(separator: ",") + "]"
-        text += ",\"id\":" + JSONText.quote(id)
+        text.add("{\"anchor\":{\"x\":"); text.add(number: metadata.anchor.x)
+        text.add(",\"y\":"); text.add(number: metadata.anchor.y); text.add("}")
+        if let content = metadata.contentBox { text.add(",\"contentBox\":"); box(content) }
+        if let coordinates { text.add(",\"coordinates\":"); text.add(coordinatesText(coordinates)) }
+        text.add(",\"file\":"); text.add(JSONText.quote(file))
+        text.add(",\"height\":"); text.add(metadata.height)
+        text.add(",\"hitBoxes\":[")
+        for (index, hitBox) in metadata.hitBoxes.enumerated() {
+            if index > 0 { text.add(",") }
+            box(hitBox)
+        }
+        text.add("],\"id\":"); text.add(JSONText.quote(id))
         let size = metadata.pointSize, anchor = metadata.pointAnchor, offset = metadata.iconOffset, centre = metadata.centerOffset
-        text += ",\"leaflet\":{\"iconAnchor\":[\(number(anchor.x)),\(number(anchor.y))],\"iconSize\":[\(number(size.width)),\(number(size.height))]}"
-        text += ",\"mapkit\":{\"centerOffset\":{\"x\":\(number(centre.x)),\"y\":\(number(centre.y))}}"
-        text += ",\"maplibre\":{\"icon-anchor\":\"bottom\",\"icon-offset\":[\(number(offset.x)),\(number(offset.y))]}"
-        text += ",\"pixelRatio\":\(number(metadata.pixelRatio))"
-        if let png { text += ",\"png\":\"\(png)\"" }
-        if let recipe { text += ",\"recipe\":\"\(recipe)\"" }
-        text += ",\"row\":\(row)"
-        text += ",\"variant\":" + JSONText.quote(metadata.variant)
-        text += ",\"width\":\(metadata.width)}"
-        return text
+        text.add(",\"leaflet\":{\"iconAnchor\":["); text.add(number: anchor.x); text.add(","); text.add(number: anchor.y)
+        text.add("],\"iconSize\":["); text.add(number: size.width); text.add(","); text.add(number: size.height)
+        text.add("]},\"mapkit\":{\"centerOffset\":{\"x\":"); text.add(number: centre.x)
+        text.add(",\"y\":"); text.add(number: centre.y)
+        text.add("}},\"maplibre\":{\"icon-anchor\":\"bottom\",\"icon-offset\":["); text.add(number: offset.x)
+        text.add(","); text.add(number: offset.y)
+        text.add("]},\"pixelRatio\":"); text.add(number: metadata.pixelRatio)
+        if let png { text.add(",\"png\":\""); text.add(png); text.add("\"") }
+        if let recipe { text.add(",\"recipe\":\""); text.add(recipe); text.add("\"") }
+        text.add(",\"row\":"); text.add(row)
+        text.add(",\"variant\":"); text.add(JSONText.quote(metadata.variant))
+        text.add(",\"width\":"); text.add(metadata.width); text.add("}")
+        return text.string
+    }
+
+    /// UTF-8 bytes of one index line.
+    struct LineBuilder {
+        private var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(512) }
+
+        mutating func add(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// An integer in decimal, as `String(value)` writes it.
+        mutating func add(_ value: Int) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            }
+        }
+
+        /// A length rounded to 3 decimals: an integer without ".0", else as Swift prints the double.
+        mutating func add(number value: Double) {
+            let rounded = (value * 1000).rounded() / 1000
+            if rounded == rounded.rounded() && abs(rounded) < 1e15 { add(Int(rounded)) } else { add(String(rounded)) }
+        }
+
+        var string: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     static func coordinatesText(_ coordinates: [Double]) -> String {

@@ -68,6 +68,10 @@ enum JSONText {
     }
 
     static func quote(_ text: String) -> String {
+        // Most texts (ids, file names) need no escape: one scan of the bytes, no rebuilding.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
