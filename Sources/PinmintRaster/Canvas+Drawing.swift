@@ -328,16 +328,12 @@ extension Canvas {
                 pixel[0] = stored.0; pixel[1] = stored.1; pixel[2] = stored.2; pixel[3] = stored.3
                 return
             }
-            if mode == .sourceOver {
-                // Four channels at once; source over stays in 0...65535 up to
-                // rounding, so only the upper clamp of `store` can apply.
-                let bytes = UnsafeMutableRawPointer(pixel)
-                let value = color * amount + Canvas.unpack(bytes.load(as: UInt64.self)) * (1 - alphaScale * amount)
-                bytes.storeBytes(of: Canvas.packRounded(value.replacing(with: 65535, where: value .> 65535)), as: UInt64.self)
-                return
+            let keep: Float, sourceWeight: Float
+            switch mode {
+            case .sourceOver: keep = 1 - alphaScale * amount; sourceWeight = amount
+            case .copy: keep = 1 - amount; sourceWeight = amount
+            case .clear: keep = 1 - amount; sourceWeight = 0
             }
-            // Copy and clear.
-            let keep = 1 - amount, sourceWeight: Float = mode == .copy ? amount : 0
             // For clear, color × 0 + x is exactly x: the same values as leaving the colour out.
             pixel[0] = store(color.x * sourceWeight + Float(pixel[0]) * keep)
             pixel[1] = store(color.y * sourceWeight + Float(pixel[1]) * keep)
@@ -438,14 +434,6 @@ extension Canvas {
         rounded -= SIMD4<Float>(repeating: 1).replacing(with: 0, where: rounded .<= shifted)
         let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt32>.self) & 0xFFFF
         return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self).littleEndian
-    }
-
-    /// A packed pixel (see `pack`) as four floats, exactly: each 16-bit value
-    /// put in the low mantissa bits of 2²³, then 2²³ subtracted.
-    @inline(__always)
-    static func unpack(_ packed: UInt64) -> SIMD4<Float> {
-        let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed.littleEndian, to: SIMD4<UInt16>.self))
-        return unsafeBitCast(channels | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
     }
 
     /// One pixel's four channels as one 64-bit word in memory order.
