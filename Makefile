@@ -52,7 +52,8 @@ demo: build
 	@if command -v python3 >/dev/null; then python3 tools/demo_page.py out; \
 	else echo "python3 not found: out/demo.html not written (the PNGs, sprite and index are in out/)"; fi
 
-# Render-only time per scene next to cairo's C API drawing the same scenes;
+# Render-only time per scene next to cairo's C API drawing the same scenes
+# (the two alternated five times, ratios are medians of the rounds);
 # then laying out and drawing the label "5200萬" (cold and warm glyph cache),
 # then whole markers (price tag, callout with a picture) against cairo's shapes.
 bench: deps
@@ -63,10 +64,9 @@ bench: deps
 	$(SWIFT) build -c release --product PinmintBench
 	cc -O2 Benchmarks/cairo/bench_cairo.c $$(pkg-config --cflags --libs cairo) -o Benchmarks/.work/bench_cairo
 	$(RELEASE_BIN)/PinmintBench export Benchmarks/.work/scenes.replay
-	Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay 300 > Benchmarks/.work/cairo.txt
-	$(RELEASE_BIN)/PinmintBench run --baseline Benchmarks/.work/cairo.txt
+	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 5
 	$(RELEASE_BIN)/PinmintBench text
-	$(RELEASE_BIN)/PinmintBench markers --baseline Benchmarks/.work/cairo.txt
+	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 5
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
 	$(MAKE) bench-batch

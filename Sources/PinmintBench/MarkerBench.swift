@@ -1,7 +1,7 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt] [--iterations N] [--only price-tag|callout|text-only|resolve|checksums]`:
+/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|callout|text-only|resolve|checksums]`:
 /// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
@@ -19,12 +19,16 @@ import PinmintMarkers
 /// With a baseline, the target line: cairo drawing the price tag's three
 /// shapes without text (scene price-tag@2x) in the same `make bench` run.
 func runMarkerBench(_ arguments: [String]) throws {
-    var iterations = 400, baselineFile: String? = nil, only: String? = nil
+    var iterations = 400, baselineFile: String? = nil, only: String? = nil, cairoCommand: [String]? = nil, rounds = 5
     var index = 0
     while index + 1 < arguments.count {
         switch arguments[index] {
         case "--iterations": iterations = max(1, Int(arguments[index + 1]) ?? 400)
         case "--baseline": baselineFile = arguments[index + 1]
+        case "--cairo" where index + 2 < arguments.count:
+            // The cairo program and its replay file: measured in alternation with the price tag.
+            cairoCommand = [arguments[index + 1], arguments[index + 2], "300"]; index += 1
+        case "--rounds": rounds = max(1, Int(arguments[index + 1]) ?? 5)
         case "--only": only = arguments[index + 1]
         default: break
         }
@@ -89,7 +93,22 @@ func runMarkerBench(_ arguments: [String]) throws {
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
     print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds))
     print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds))
-    if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
+    if let cairoCommand, only != "callout" {
+        // Alternated: cairo's shapes, then the whole price tag, `rounds` times.
+        var ratios: [Double] = [], tags: [Double] = [], shapes: [Double] = []
+        for _ in 0..<rounds {
+            guard let cairo = try measureCairo(cairoCommand)["price-tag@2x"] else {
+                throw BenchError("cairo printed no time for price-tag@2x")
+            }
+            let ours = try median(priceTag, varying: priceTags).microseconds
+            ratios.append(ours / cairo); tags.append(ours); shapes.append(cairo)
+        }
+        func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        print(String(format: "  alternated %d times: price tag %.2f µs, cairo's three shapes %.2f µs (medians)",
+                     rounds, middle(tags), middle(shapes)))
+        print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00); rounds: %@", middle(ratios),
+                     ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+    } else if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("price-tag@2x ") }),
        let cairo = Double(line.split(separator: " ")[1]) {
         print(String(format: "  cairo: the price tag's three shapes, no text, @2x      %8.2f", cairo))

@@ -139,6 +139,81 @@ func run(baselineFile: String?, iterations: Int, only: String?) throws {
     }
 }
 
+/// Medians per scene from the cairo program's output ("NAME MEDIAN_µs" lines).
+func parseCairoMedians(_ text: String) -> [String: Double] {
+    var medians: [String: Double] = [:]
+    for line in text.split(separator: "\n") {
+        let fields = line.split(separator: " ")
+        if fields.count >= 2, let median = Double(fields[1]) { medians[String(fields[0])] = median }
+    }
+    return medians
+}
+
+/// Runs the cairo program (`command` = its path, the replay file, iterations) and parses its medians.
+func measureCairo(_ command: [String]) throws -> [String: Double] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchError("\(command[0]) exited with \(process.terminationStatus)") }
+    return parseCairoMedians(String(decoding: output, as: UTF8.self))
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `run --cairo BIN REPLAY [--rounds N]`: cairo and Pinmint measured in
+/// alternation, `rounds` times (cairo's whole replay, then every Pinmint
+/// scene), so that both see the same machine; each scene's ratio is the
+/// median of its per-round ratios. On a shared 2-core machine a baseline
+/// measured once, minutes apart, moved the geometric mean between 0.52 and
+/// 0.89 for one build.
+func runInterleaved(cairo command: [String], rounds: Int, iterations: Int, only: String?) throws {
+    var ratios: [String: [Double]] = [:], ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:]
+    var roundMeans: [Double] = []
+    var names: [String] = []
+    for _ in 0..<rounds {
+        let cairo = try measureCairo(command)
+        var logSum = 0.0, count = 0
+        for scene in BenchScenes.all {
+            for scale in scales {
+                let name = "\(scene.name)@\(Int(scale))x"
+                if let only, !name.hasPrefix(only) { continue }
+                guard let baseline = cairo[name] else { throw BenchError("cairo printed no time for \(name)") }
+                if ratios[name] == nil { names.append(name) }
+                let time = try timeScene(scene, scale: scale, iterations: iterations)
+                ratios[name, default: []].append(time / baseline)
+                ours[name, default: []].append(time); theirs[name, default: []].append(baseline)
+                logSum += log(time / baseline); count += 1
+            }
+        }
+        roundMeans.append(exp(logSum / Double(max(count, 1))))
+    }
+    func median(_ values: [Double]) -> Double { let sorted = values.sorted(); return sorted[sorted.count / 2] }
+    print("Render-only time per scene (clear, build paths, fill/stroke; no PNG), median of \(iterations) runs;")
+    print("cairo and Pinmint alternated \(rounds) times, ratio = median of the rounds' ratios")
+    print("scene                      pinmint µs    cairo µs    ratio   (rounds' ratios)")
+    var logSum = 0.0, slower: [String] = []
+    for name in names {
+        let ratio = median(ratios[name]!)
+        logSum += log(ratio)
+        if ratio > 1 { slower.append(name) }
+        let each = ratios[name]!.map { String(format: "%.2f", $0) }.joined(separator: " ")
+        print(name.padding(toLength: 24, withPad: " ", startingAt: 0),
+              String(format: "%12.2f %11.2f %8.3f", median(ours[name]!), median(theirs[name]!), ratio), "  (\(each))")
+    }
+    let means = roundMeans.sorted().map { String(format: "%.3f", $0) }.joined(separator: ", ")
+    print("geometric mean of pinmint/cairo over \(names.count) marker scenes: \(format(exp(logSum / Double(max(names.count, 1))))) "
+          + "(target ≤ 0.45); per round, sorted: \(means)")
+    print(slower.isEmpty ? "no scene slower than cairo" : "slower than cairo: \(slower.joined(separator: ", "))")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -152,19 +227,26 @@ do {
     case "diff": try DiffBench.main(Array(arguments.dropFirst()))
     case "batch": try BatchBench.main(Array(arguments.dropFirst()))
     case "run":
-        var baseline: String? = nil, iterations = 400, only: String? = nil
+        var baseline: String? = nil, iterations = 400, only: String? = nil, cairo: [String]? = nil, rounds = 5
         var index = 1
         while index < arguments.count {
             switch arguments[index] {
             case "--baseline" where index + 1 < arguments.count: baseline = arguments[index + 1]; index += 2
+            case "--cairo" where index + 2 < arguments.count:
+                cairo = [arguments[index + 1], arguments[index + 2], "300"]; index += 3
+            case "--rounds" where index + 1 < arguments.count: rounds = max(1, Int(arguments[index + 1]) ?? 5); index += 2
             case "--scene" where index + 1 < arguments.count: only = arguments[index + 1]; index += 2
             case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 400; index += 2
             default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
             }
         }
-        try run(baselineFile: baseline, iterations: iterations, only: only)
+        if let cairo {
+            try runInterleaved(cairo: cairo, rounds: rounds, iterations: iterations, only: only)
+        } else {
+            try run(baselineFile: baseline, iterations: iterations, only: only)
+        }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | run [--baseline CAIRO.txt] [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {
