@@ -321,6 +321,31 @@ extension Canvas {
             }
         }
 
+        /// Source over `count` drawn pixels with per-pixel `coverage`, no
+        /// clip (glyph and shape masks): what `compositeSolid` writes, with
+        /// the partly covered pixels blended four channels at once. Kept out
+        /// of the rasterizer's row writer, where the larger code changed
+        /// what the compiler inlined and cost more than it saved.
+        @inline(__always)
+        func blendOver(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
+            let bytes = UnsafeMutableRawPointer(row)
+            for i in 0..<count {
+                let amount = coverage[i]
+                if !(amount > 0) { continue }
+                if amount >= 1 {
+                    // As a run of one (a store, or the fixed-point blend of runs).
+                    run(row + i &* 4, count: 1, overTransparent: false)
+                    continue
+                }
+                // The values of `blend` for source over: color × amount + destination × (1 − alpha × amount),
+                // in 0...65535 up to rounding, so only `store`'s upper clamp can apply.
+                let destination = Canvas.unpack(bytes.load(fromByteOffset: i &* 8, as: UInt64.self))
+                let value = color * amount + destination * (1 - alphaScale * amount)
+                bytes.storeBytes(of: Canvas.packRounded(value.replacing(with: 65535, where: value .> 65535)),
+                                 toByteOffset: i &* 8, as: UInt64.self)
+            }
+        }
+
         /// One pixel with coverage × clip `amount` (> 0), not part of a run.
         @inline(__always)
         func blend(_ pixel: UnsafeMutablePointer<UInt16>, amount: Float) {
@@ -434,6 +459,14 @@ extension Canvas {
         rounded -= SIMD4<Float>(repeating: 1).replacing(with: 0, where: rounded .<= shifted)
         let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt32>.self) & 0xFFFF
         return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self).littleEndian
+    }
+
+    /// A packed pixel (see `pack`) as four floats, exactly: each 16-bit value
+    /// put in the low mantissa bits of 2²³, then 2²³ subtracted.
+    @inline(__always)
+    static func unpack(_ packed: UInt64) -> SIMD4<Float> {
+        let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed.littleEndian, to: SIMD4<UInt16>.self))
+        return unsafeBitCast(channels | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
     }
 
     /// One pixel's four channels as one 64-bit word in memory order.

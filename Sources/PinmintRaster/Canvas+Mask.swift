@@ -107,9 +107,7 @@ extension Canvas {
                     if overTransparent {
                         solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
                     } else {
-                        Canvas.compositeSolid(row: pixels + (start - x0) * 4,
-                                              coverage: UnsafeBufferPointer(start: source + (start - x0), count: end - start),
-                                              mask: nil, source: solid, overTransparent: false)
+                        solid.blendOver(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
                     }
                 }
                 composite(x0, fullStart)
