@@ -57,19 +57,23 @@ final class LayoutNode {
         self.rootPath = rootPath
     }
 
+    /// Which measured length `sum` and `largest` read. (A key path read
+    /// through the runtime on every node cost more than the rest of a row's layout.)
+    enum Length { case width, height }
+
     /// The sum of the nodes' measured widths or heights, left to right (as
     /// `map` then `reduce(0, +)` adds them, without the array).
-    static func sum(_ nodes: [LayoutNode], _ length: KeyPath<Size, Double>) -> Double {
+    static func sum(_ nodes: [LayoutNode], _ length: Length) -> Double {
         var total = 0.0
-        for node in nodes { total += node.size[keyPath: length] }
+        for node in nodes { total += length == .width ? node.size.width : node.size.height }
         return total
     }
 
     /// The largest of the nodes' measured widths or heights; 0 for none.
-    static func largest(_ nodes: [LayoutNode], _ length: KeyPath<Size, Double>) -> Double {
+    static func largest(_ nodes: [LayoutNode], _ length: Length) -> Double {
         guard let first = nodes.first else { return 0 }
-        var largest = first.size[keyPath: length]
-        for node in nodes.dropFirst() { largest = max(largest, node.size[keyPath: length]) }
+        var largest = length == .width ? first.size.width : first.size.height
+        for node in nodes.dropFirst() { largest = max(largest, length == .width ? node.size.width : node.size.height) }
         return largest
     }
 
@@ -164,15 +168,15 @@ struct MarkerLayout {
                     let share = inner.map { max(0, ($0 - used) / Double(flexible + 1)) }
                     used += try measure(child, limit: share).width
                 }
-                body = Size(LayoutNode.sum(node.children, \.width) + gap * Double(max(0, count - 1)),
-                            LayoutNode.largest(node.children, \.height))
+                body = Size(LayoutNode.sum(node.children, .width) + gap * Double(max(0, count - 1)),
+                            LayoutNode.largest(node.children, .height))
             case .stack:
                 for child in node.children { _ = try measure(child, limit: inner) }
-                body = Size(LayoutNode.largest(node.children, \.width),
-                            LayoutNode.sum(node.children, \.height) + gap * Double(max(0, count - 1)))
+                body = Size(LayoutNode.largest(node.children, .width),
+                            LayoutNode.sum(node.children, .height) + gap * Double(max(0, count - 1)))
             case .overlay:
                 for child in node.children { _ = try measure(child, limit: inner) }
-                body = Size(LayoutNode.largest(node.children, \.width), LayoutNode.largest(node.children, \.height))
+                body = Size(LayoutNode.largest(node.children, .width), LayoutNode.largest(node.children, .height))
             }
             body = Size(body.width + padding.horizontal, body.height + padding.vertical)
             if node.box!.shape?.isRound == true, fixedWidth == nil, fixedHeight == nil {
@@ -240,14 +244,14 @@ struct MarkerLayout {
         let children = node.children
         switch node.box!.layout {
         case .row:
-            let total = LayoutNode.sum(children, \.width) + gap * Double(max(0, children.count - 1))
+            let total = LayoutNode.sum(children, .width) + gap * Double(max(0, children.count - 1))
             var x = content.minX + offset(content.width - total, alignX)
             for child in children {
                 place(child, at: Point(x, content.minY + offset(content.height - child.size.height, alignY)))
                 x += child.size.width + gap
             }
         case .stack:
-            let total = LayoutNode.sum(children, \.height) + gap * Double(max(0, children.count - 1))
+            let total = LayoutNode.sum(children, .height) + gap * Double(max(0, children.count - 1))
             var y = content.minY + offset(content.height - total, alignY)
             for child in children {
                 place(child, at: Point(content.minX + offset(content.width - child.size.width, alignX), y))
