@@ -95,19 +95,28 @@ func runMarkerBench(_ arguments: [String]) throws {
     print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds))
     if let cairoCommand, only != "callout" {
         // Alternated: cairo's shapes, then the whole price tag, `rounds` times.
+        // Also with every shape rasterized on each render (no kept shape masks):
+        // what a tag of a width not drawn before costs.
         var ratios: [Double] = [], tags: [Double] = [], shapes: [Double] = []
+        var coldRatios: [Double] = [], coldTags: [Double] = []
         for _ in 0..<rounds {
             guard let cairo = try measureCairo(cairoCommand)["price-tag@2x"] else {
                 throw BenchError("cairo printed no time for price-tag@2x")
             }
             let ours = try median(priceTag, varying: priceTags).microseconds
+            renderer.reusesShapeMasks = false
+            let cold = try median(priceTag, varying: priceTags).microseconds
+            renderer.reusesShapeMasks = true
             ratios.append(ours / cairo); tags.append(ours); shapes.append(cairo)
+            coldRatios.append(cold / cairo); coldTags.append(cold)
         }
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func list(_ values: [Double]) -> String { values.map { String(format: "%.2f", $0) }.joined(separator: " ") }
         print(String(format: "  alternated %d times: price tag %.2f µs, cairo's three shapes %.2f µs (medians)",
                      rounds, middle(tags), middle(shapes)))
-        print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00); rounds: %@", middle(ratios),
-                     ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+        print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00); rounds: %@", middle(ratios), list(ratios)))
+        print(String(format: "  shapes rasterized every render (no kept masks): %.2f µs, ratio %.2f; rounds: %@",
+                     middle(coldTags), middle(coldRatios), list(coldRatios)))
     } else if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("price-tag@2x ") }),
        let cairo = Double(line.split(separator: " ")[1]) {

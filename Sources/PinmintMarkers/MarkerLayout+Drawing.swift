@@ -97,7 +97,7 @@ extension MarkerLayout {
                     let shadow = node.box!.shadow.map {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
                     }
-                    if shadow == nil, canvas.clipDepth == 0, case .color(let color) = fill,
+                    if renderer.reusesShapeMasks, shadow == nil, canvas.clipDepth == 0, case .color(let color) = fill,
                        node.frame.width * node.frame.height <= MarkerRenderer.maximumShapeMaskPixels {
                         // A plain colour fill composites the shape's coverage mask,
                         // kept by the renderer (as glyph masks are kept per face):

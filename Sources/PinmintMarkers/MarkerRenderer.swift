@@ -26,6 +26,10 @@ public final class MarkerRenderer {
     /// shape, frame, scale and flattening tolerance; bounded by their bytes.
     private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
     private var shapeMaskBytes = 0
+    /// Whether plain-colour background shapes are composited from the masks
+    /// kept above (the default). When false every shape is rasterized on each
+    /// render: the same pixels, for measuring what the masks save.
+    public var reusesShapeMasks = true
     /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
     static let maximumShapeMaskBytes = 8 << 20
     /// Shapes larger than this many pixels (512 × 512) are filled as paths:
