@@ -20,6 +20,20 @@ import Testing
         return path
     }
 
+    /// The largest difference between two same-size canvases, in 16-bit steps of any channel.
+    static func largestDifference(_ first: Canvas, _ second: Canvas) -> Int {
+        var worst = 0
+        for y in 0..<first.height {
+            for x in 0..<first.width {
+                let a = first.pixel(x: x, y: y), b = second.pixel(x: x, y: y)
+                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
+                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
+                }
+            }
+        }
+        return worst
+    }
+
     @Test(arguments: [(0.0, 0.0, 3, 4), (0.37, 0.81, 7, 2), (0.5, 0.25, -5, -6), (0.99, 0.01, 30, 12)])
     func maskMatchesDirectFill(fractionX: Double, fractionY: Double, x: Int, y: Int) throws {
         let direct = try Canvas(width: 48, height: 40), masked = try Canvas(width: 48, height: 40)
@@ -32,15 +46,7 @@ import Testing
                         opacity: 0.9)
         let mask = try masked.makeCoverageMask(path, transform: .translation(fractionX, fractionY))
         try masked.fill(mask: mask, x: x, y: y, color: color, opacity: 0.9)
-        var worst = 0
-        for py in 0..<40 {
-            for px in 0..<48 {
-                let a = direct.pixel(x: px, y: py), b = masked.pixel(x: px, y: py)
-                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
-                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
-                }
-            }
-        }
+        let worst = CoverageMaskTests.largestDifference(direct, masked)
         // The path is moved by whole pixels in floating point: a last-bit change may round one 16-bit step either way.
         #expect(worst <= 2, "16-bit difference \(worst)")
     }
@@ -64,15 +70,7 @@ import Testing
         try direct.fill(shape, paint: .solid(paint), transform: .translation(Double(x), 3))
         let mask = try masked.makeCoverageMask(shape)
         try masked.fill(mask: mask, x: x, y: 3, color: paint)
-        var worst = 0
-        for py in 0..<40 {
-            for px in 0..<64 {
-                let a = direct.pixel(x: px, y: py), b = masked.pixel(x: px, y: py)
-                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
-                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
-                }
-            }
-        }
+        let worst = CoverageMaskTests.largestDifference(direct, masked)
         #expect(worst <= 2, "16-bit difference \(worst)")
     }
 
