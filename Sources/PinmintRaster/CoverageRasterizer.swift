@@ -208,9 +208,14 @@ struct CoverageRasterizer {
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        // Plain comparisons (edges are finite): `min`/`max` on floats also order NaNs, at twice the instructions.
         for edge in edges.buffer {
-            minX = min(minX, min(edge.xTop, edge.xBottom)); maxX = max(maxX, max(edge.xTop, edge.xBottom))
-            minY = min(minY, edge.yTop); maxY = max(maxY, edge.yBottom)
+            let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
+            let right = edge.xTop < edge.xBottom ? edge.xBottom : edge.xTop
+            if left < minX { minX = left }
+            if right > maxX { maxX = right }
+            if edge.yTop < minY { minY = edge.yTop }
+            if edge.yBottom > maxY { maxY = edge.yBottom }
         }
         // The clips' edges matter only where the shape is.
         pathRules.removeAll(keepingCapacity: true)
