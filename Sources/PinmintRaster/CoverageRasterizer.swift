@@ -634,8 +634,9 @@ struct CoverageRasterizer {
         // Compare in Float: segments thinner than Float can tell apart carry no area.
         guard Float(from.y) != Float(to.y) else { return }
         // Most segments lie inside the bounds: no clipping to do.
-        if min(from.x, to.x) >= clip.x0 && max(from.x, to.x) <= clip.x1
-            && min(from.y, to.y) >= clip.y0 && max(from.y, to.y) <= clip.y1 {
+        // Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
+        if from.x >= clip.x0 && to.x >= clip.x0 && from.x <= clip.x1 && to.x <= clip.x1
+            && from.y >= clip.y0 && to.y >= clip.y0 && from.y <= clip.y1 && to.y <= clip.y1 {
             if from.y < to.y {
                 cursor.initialize(to: Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
                                            yBottom: Float(to.y), direction: 1, chain: chain, path: path))
