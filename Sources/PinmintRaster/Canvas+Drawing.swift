@@ -5,7 +5,9 @@ extension Canvas {
     /// Fills `path` (user space, mapped to device pixels by `transform`) with
     /// `paint`. `opacity` (0...1) multiplies the paint's alpha; `shadow`, when
     /// given, is drawn under the shape first. Throws `RasterError.nonFinite`
-    /// for NaN or infinite coordinates, transform or opacity; nothing is drawn then.
+    /// for NaN or infinite coordinates, transform or opacity, and
+    /// `RasterError.outOfRange` for device coordinates beyond ±1e12 pixels
+    /// (`maximumDeviceCoordinate`); nothing is drawn then.
     public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
                      transform: AffineTransform = .identity, opacity: Double = 1,
                      blend: BlendMode = .sourceOver, shadow: Shadow? = nil) throws(RasterError) {
@@ -22,6 +24,7 @@ extension Canvas {
                          transform: AffineTransform = .identity) throws(RasterError) {
         try Canvas.validate(path: path, transform: transform, opacity: 1)
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
+        try Canvas.validate(device: polylines)
         let parent = clips.last
         var bounds = drawableBounds
         if let box = Canvas.deviceBounds(of: polylines) { bounds = bounds.intersection(box) }
@@ -102,6 +105,21 @@ extension Canvas {
         guard opacity.isFinite else { throw .nonFinite("opacity") }
     }
 
+    /// The largest device coordinate a flattened path may have: 10¹² pixels,
+    /// sixty million canvases away. Up to there the clipping arithmetic cannot
+    /// overflow a Double; beyond it (or where a finite path overflows when
+    /// transformed or flattened, e.g. 1e308 at scale 3) a path is refused.
+    static let maximumDeviceCoordinate = 1e12
+
+    /// Throws `RasterError.outOfRange` when a point of `polylines` (device
+    /// space) is beyond `maximumDeviceCoordinate`, infinite or NaN.
+    static func validate(device polylines: Polylines) throws(RasterError) {
+        let limit = maximumDeviceCoordinate
+        for point in polylines.points where !(abs(point.x) <= limit && abs(point.y) <= limit) {
+            throw .outOfRange("path coordinates beyond ±1e12 device pixels once transformed (or overflowing)")
+        }
+    }
+
     /// The device pixels touched by the polylines, or nil when there are none.
     static func deviceBounds(of polylines: Polylines) -> PixelBounds? {
         guard !polylines.points.isEmpty else { return nil }
@@ -121,6 +139,7 @@ extension Canvas {
                        blend: BlendMode, shadow: Shadow?) throws(RasterError) {
         let bounds = drawableBounds
         guard !bounds.isEmpty, !polylines.points.isEmpty else { return }
+        try Canvas.validate(device: polylines)
         if let shadow, blend == .sourceOver {
             // The shadow is cast by what is drawn: a translucent solid casts a
             // lighter shadow (SVG's SourceAlpha, CALayer's composited alpha).

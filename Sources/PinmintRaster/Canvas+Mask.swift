@@ -34,6 +34,7 @@ extension Canvas {
                                  transform: AffineTransform = .identity) throws(RasterError) -> CoverageMask {
         try Canvas.validate(path: path, transform: transform, opacity: 1)
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
+        try Canvas.validate(device: polylines)
         guard let bounds = Canvas.deviceBounds(of: polylines), !bounds.isEmpty,
               bounds.x1 - bounds.x0 <= Canvas.maximumSide, bounds.y1 - bounds.y0 <= Canvas.maximumSide else {
             return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], rowStarts: [], rowEnds: [],

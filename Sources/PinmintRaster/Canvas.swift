@@ -8,12 +8,16 @@ public enum RasterError: Error, Equatable, CustomStringConvertible {
     case nonFinite(String)
     /// `popClip` or `endLayer` without a matching push or begin.
     case unbalanced(String)
+    /// Coordinates that leave the range the rasterizer works in once
+    /// transformed (see `Canvas.maximumDeviceCoordinate`); the string says which.
+    case outOfRange(String)
 
     public var description: String {
         switch self {
         case .invalidSize(let width, let height, let reason): return "canvas size \(width)x\(height): \(reason)"
         case .nonFinite(let what): return "\(what) is not finite (NaN or infinity)"
         case .unbalanced(let what): return what
+        case .outOfRange(let what): return what
         }
     }
 }

@@ -76,6 +76,11 @@ struct RenderCommandTests {
         ("NaN scale", "<svg width='10' height='10'/>", ["--scale", "nan"], "--scale"),
         ("unknown option", "<svg width='10' height='10'/>", ["--frobnicate"], "--frobnicate"),
         ("missing file", nil, [], "missing.svg"),
+        ("coordinates overflowing once scaled (a crash before)",
+         "<svg width='40' height='40'><path transform='rotate(45 20 20)' d='M 0 0 L 1e308 1e308 L -1e308 1e308 Z'/></svg>",
+         ["--scale", "3"], "1e12"),
+        ("a curve with huge control points",
+         "<svg width='40' height='40'><path d='M 0 0 C 1e308 -1e308 -1e308 1e308 30 30 Z'/></svg>", [], "1e12"),
     ]
 
     @Test(arguments: badInputs.indices)

@@ -104,6 +104,37 @@ struct CoverageTests {
         #expect(alphaChannel(canvas).allSatisfy { $0 == 1 })
     }
 
+    /// Finite paths whose device coordinates overflow (1e308 at scale 3, a
+    /// rotated huge triangle, a curve with huge control points) or lie beyond
+    /// 1e12 px are refused with `outOfRange`, never a crash; nothing is drawn.
+    @Test(arguments: [0, 1, 2, 3])
+    func overflowingCoordinatesAreRefused(_ which: Int) throws {
+        let canvas = try Canvas(width: 8, height: 8)
+        var path = Path()
+        var transform = AffineTransform.scale(3)
+        switch which {
+        case 0:
+            path.move(to: Point(0, 0)); path.line(to: Point(1e308, 1e308)); path.line(to: Point(-1e308, 1e308)); path.close()
+            transform = .rotation(.pi / 4).concatenating(.scale(3))
+        case 1:
+            path.move(to: Point(0, 0)); path.curve(to: Point(3, 3), control1: Point(1e308, -1e308), control2: Point(-1e308, 1e308))
+            path.close()
+        case 2:
+            path.addRect(Rect(x: 0, y: 0, width: 1e13, height: 2))
+            transform = .identity
+        default:
+            path.move(to: Point(1, 1)); path.line(to: Point(5e307, 1)); path.line(to: Point(1, 5e307)); path.close()
+        }
+        #expect(throws: RasterError.self) { try canvas.fill(path, paint: .solid(.black), transform: transform) }
+        #expect(throws: RasterError.self) {
+            try canvas.stroke(path, style: StrokeStyle(width: 2), paint: .solid(.black), transform: transform)
+        }
+        #expect(throws: RasterError.self) { try canvas.pushClip(path, transform: transform) }
+        #expect(throws: RasterError.self) { _ = try canvas.makeCoverageMask(path, transform: transform) }
+        #expect(canvas.clipDepth == 0)
+        #expect(alphaChannel(canvas).allSatisfy { $0 == 0 })
+    }
+
     @Test func shapesOutsideTheCanvasDrawNothing() throws {
         let canvas = try Canvas(width: 8, height: 8)
         for rect in [Rect(x: -20, y: 0, width: 10, height: 8), Rect(x: 20, y: 0, width: 10, height: 8),
