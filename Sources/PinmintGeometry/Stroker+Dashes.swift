@@ -5,19 +5,27 @@ extension Stroker {
     /// solid (Skia's `SkDashPath` also gives up past a million dashes).
     static let maximumDashCount = 1_000_000.0
 
-    /// Normalises `dashes` into `dashPattern` and finds where subpaths enter
-    /// it (`dashStart`). Returns false when the stroke is solid: an empty
-    /// pattern, a negative or non-finite value, an all-zero pattern, a
-    /// non-finite offset, or more than `maximumDashCount` dashes.
-    mutating func prepareDashPattern(_ dashes: [Double], offset: Double) -> Bool {
-        dashPattern.removeAll(keepingCapacity: true)
+    /// Whether `dashes` and `offset` describe a dash pattern at all (the
+    /// checks of `prepareDashPattern` that do not need the flattened path).
+    static func hasDashPattern(_ dashes: [Double], offset: Double) -> Bool {
         guard !dashes.isEmpty, offset.isFinite else { return false }
         var sum = 0.0
         for length in dashes {
             guard length >= 0, length.isFinite else { return false }
             sum += length
         }
-        guard sum > 0, sum.isFinite else { return false }
+        return sum > 0 && sum.isFinite
+    }
+
+    /// Normalises `dashes` into `dashPattern` and finds where subpaths enter
+    /// it (`dashStart`). Returns false when the stroke is solid: an empty
+    /// pattern, a negative or non-finite value, an all-zero pattern, a
+    /// non-finite offset, or more than `maximumDashCount` dashes. Call after
+    /// flattening the path into `flattened`: the dash count is measured on it.
+    mutating func prepareDashPattern(_ dashes: [Double], offset: Double) -> Bool {
+        dashPattern.removeAll(keepingCapacity: true)
+        guard Stroker.hasDashPattern(dashes, offset: offset) else { return false }
+        var sum = dashes.reduce(0, +)
         // An odd count is repeated to make it even (SVG).
         let repetitions = dashes.count % 2 == 0 ? 1 : 2
         for _ in 0..<repetitions { dashPattern.append(contentsOf: dashes) }

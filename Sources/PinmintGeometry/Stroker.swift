@@ -92,9 +92,8 @@ public struct Stroker: Sendable {
         pen.minimumSegmentLength = pen.tolerance * 1e-3
         pen.transform = transform
 
-        let isDashed = prepareDashPattern(style.dashes, offset: style.dashOffset)
         flattened.removeAll()
-        if isDashed {
+        if Stroker.hasDashPattern(style.dashes, offset: style.dashOffset) {
             // Dashes are laid out along the chords, whose lengths stand for the
             // arc length: fine plain chords (centred ones at twice the tolerance
             // moved dash ends by up to 0.1 px on the dashes scene).
@@ -105,6 +104,8 @@ public struct Stroker: Sendable {
             // chords' outward shift, so neither loses area; joins and caps keep `tolerance`.
             path.appendFlattened(transform: .identity, tolerance: 2 * pen.tolerance, centred: true, into: &flattened)
         }
+        // After flattening: the dash count is bounded by the path's length.
+        let isDashed = prepareDashPattern(style.dashes, offset: style.dashOffset)
 
         for index in flattened.subpaths.indices {
             let subpath = flattened.subpaths[index]

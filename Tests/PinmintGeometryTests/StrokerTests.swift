@@ -267,6 +267,19 @@ let insideOutsideCases: [(LineCap, Point, Bool)] = [
         #expect(isClose(measured.area, dashedLength * 10), "area \(measured.area), expected \(dashedLength * 10)")
     }
 
+    /// Regression (a hang): more than a million dashes draw the stroke solid,
+    /// also when the path is a curve (the count is measured after flattening).
+    @Test(arguments: [[1e-300, 1e-300], [1e-5, 2e-5]])
+    func tooManyDashesDrawSolid(dashes: [Double]) {
+        var curve = Path()
+        curve.move(to: Point(0, 0))
+        curve.curve(to: Point(100, 0), control1: Point(30, 40), control2: Point(70, -40))
+        let dashed = stroked(curve, StrokeStyle(width: 4, dashes: dashes))
+        let solid = stroked(curve, StrokeStyle(width: 4))
+        #expect(dashed.subpaths.count == solid.subpaths.count)
+        #expect(isClose(coverage(of: dashed).area, coverage(of: solid).area, relative: 0.01))
+    }
+
     @Test func dashesRunOnAcrossSegments() {
         let split = polyline([Point(0, 0), Point(37, 0), Point(50, 0), Point(100, 0)])
         let output = stroked(split, StrokeStyle(width: 10, dashes: [10, 5]))
