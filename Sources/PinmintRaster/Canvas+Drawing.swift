@@ -477,14 +477,15 @@ extension Canvas {
         var rounded = (shifted + magic) - magic
         rounded -= SIMD4<Float>(repeating: 1).replacing(with: 0, where: rounded .<= shifted)
         let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt32>.self) & 0xFFFF
-        return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self).littleEndian
+        // A bit cast keeps memory order, which is what `pack` gives.
+        return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self)
     }
 
     /// A packed pixel (see `pack`) as four floats, exactly: each 16-bit value
     /// put in the low mantissa bits of 2²³, then 2²³ subtracted.
     @inline(__always)
     static func unpack(_ packed: UInt64) -> SIMD4<Float> {
-        let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed.littleEndian, to: SIMD4<UInt16>.self))
+        let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed, to: SIMD4<UInt16>.self))
         return unsafeBitCast(channels | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
     }
 
