@@ -196,8 +196,10 @@ extension JSONValue {
         return number
     }
 
-    /// The candidate within edit distance 2 of `word`, for "did you mean".
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    /// The candidate within edit distance 2 of `word` (ignoring case), for
+    /// "did you mean"; the first of the closest, or nil. Shared by every
+    /// module that names unknown keys, options or ids.
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         func distance(_ a: [Character], _ b: [Character]) -> Int {
             var previous = Array(0...b.count)
             for (i, ca) in a.enumerated() {

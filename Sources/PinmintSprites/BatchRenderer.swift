@@ -41,7 +41,7 @@ public struct BatchConfiguration: Sendable {
                 outputFolder: String, jobs: Int) throws(SpriteError) {
         for name in settings.keys.sorted() where !file.style.options.contains(where: { $0.name == name }) {
             let names = file.style.options.map(\.name)
-            let hint = JSONSuggestion.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = JSONValue.closest(to: name, in: names).map { " (did you mean '\($0)'?)" } ?? ""
             throw SpriteError(input: "--set \(name)", problem: "\(file.style.name) has no option '\(name)'\(hint); "
                               + "its options: \(names.joined(separator: ", ")), and id")
         }

@@ -82,7 +82,7 @@ public struct SpriteInputs: Sendable {
             }
         }
         for entry in sidecarEntries where seen[entry.id] == nil {
-            let hint = JSONSuggestion.closest(to: entry.id, in: Array(seen.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = JSONValue.closest(to: entry.id, in: Array(seen.keys)).map { " (did you mean '\($0)'?)" } ?? ""
             throw SpriteError(input: entry.file, problem: "icons.\(entry.id): no input has this id\(hint)")
         }
     }

@@ -31,7 +31,7 @@ public struct SpriteMetadataOverride: Sendable, Hashable {
             throw SpriteError(input: input, problem: "\(place): expected an object of sprite metadata, found \(value.typeName)")
         }
         for key in members.keys.sorted() where !Self.keys.contains(key) || (key == "stretchable" && !allowsStretchable) {
-            let hint = JSONSuggestion.closest(to: key, in: Self.keys).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = JSONValue.closest(to: key, in: Self.keys).map { " (did you mean '\($0)'?)" } ?? ""
             throw fail(key, "unknown key\(hint); keys: \(Self.keys.filter { allowsStretchable || $0 != "stretchable" }.joined(separator: ", "))")
         }
         func numbers(_ value: JSONValue, key: String, count: Int) throws(SpriteError) -> [Double] {

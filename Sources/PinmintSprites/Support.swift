@@ -25,25 +25,6 @@ public enum SpriteID {
     }
 }
 
-/// "Did you mean" for misspelt keys: the candidate within edit distance 2.
-enum JSONSuggestion {
-    static func closest(to word: String, in candidates: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var previous = Array(0...b.count)
-            for (i, x) in a.enumerated() {
-                var current = [i + 1]
-                for (j, y) in b.enumerated() {
-                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-                }
-                previous = current
-            }
-            return previous[b.count]
-        }
-        let target = Array(word)
-        return candidates.map { ($0, distance(target, Array($0))) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
-    }
-}
-
 extension JSONValue {
     var stringValue: String? { if case .string(let text) = self { return text } else { return nil } }
 }
