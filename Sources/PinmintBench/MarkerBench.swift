@@ -118,8 +118,7 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  shapes rasterized every render (no kept masks): %.2f µs, ratio %.2f; rounds: %@",
                      middle(coldTags), middle(coldRatios), list(coldRatios)))
     } else if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
-       let line = text.split(separator: "\n").first(where: { $0.hasPrefix("price-tag@2x ") }),
-       let cairo = Double(line.split(separator: " ")[1]) {
+              let cairo = parseCairoMedians(text)["price-tag@2x"] {
         print(String(format: "  cairo: the price tag's three shapes, no text, @2x      %8.2f", cairo))
         print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00)", tag.microseconds / cairo))
     }

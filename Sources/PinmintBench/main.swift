@@ -107,13 +107,7 @@ func printChecksums() throws {
 
 func run(baselineFile: String?, iterations: Int, only: String?) throws {
     var cairo: [String: Double] = [:]
-    if let baselineFile {
-        let text = try String(contentsOfFile: baselineFile, encoding: .utf8)
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            if fields.count >= 2, let median = Double(fields[1]) { cairo[String(fields[0])] = median }
-        }
-    }
+    if let baselineFile { cairo = parseCairoMedians(try String(contentsOfFile: baselineFile, encoding: .utf8)) }
     print("Render-only time per scene (clear, build paths, fill/stroke; no PNG), median of \(iterations) runs")
     print("scene                      pinmint µs    cairo µs    ratio")
     var logSum = 0.0, count = 0, slower: [String] = []
