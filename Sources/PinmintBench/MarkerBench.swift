@@ -1,10 +1,12 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|callout|text-only|resolve|checksums]`:
+/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|price-tag-cold|callout|text-only|resolve|checksums]`:
 /// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
+/// - `price-tag-cold`: the same with every shape rasterized on each render
+///   (the renderer keeps no shape masks), what a tag of a new width costs;
 /// - `callout` with a 140 x 100 picture and two lines of text at @2x;
 /// - `text-only` (only when asked for): the same price tags with the tag's and
 ///   the badge's shapes taken away, i.e. layout, text and canvas without fills.
@@ -36,6 +38,11 @@ func runMarkerBench(_ arguments: [String]) throws {
     }
     if only == "checksums" { try printMarkerChecksums(); return }
     let renderer = try MarkerRenderer()
+    if only == "price-tag-cold" {
+        // The price tag with every shape rasterized on each render (no kept shape masks).
+        renderer.reusesShapeMasks = false
+        only = "price-tag"
+    }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
     let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]

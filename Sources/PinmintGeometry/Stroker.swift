@@ -43,6 +43,12 @@ public struct Stroker: Sendable {
     /// The current stroke's parameters.
     var pen = Pen()
 
+    /// Roughly the memory the scratch buffers hold, bytes (for pools that bound what they keep).
+    public var retainedBytes: Int {
+        (flattened.points.capacity + vertices.capacity + dashVertices.capacity + rightSide.capacity
+            + leftSide.capacity) * MemoryLayout<Point>.stride + dashPattern.capacity * 8
+    }
+
     /// The parameters of one `stroke` call, derived from the style and the transform.
     struct Pen {
         /// Half the stroke width, in user-space units.

@@ -1,4 +1,8 @@
 import PinmintGeometry
+#if arch(x86_64)
+// SSE2 (part of every x86-64 processor) for the four-channel conversions.
+import _Builtin_intrinsics.intel
+#endif
 
 /// Filling, clipping and layers.
 extension Canvas {
@@ -360,8 +364,7 @@ extension Canvas {
                 // in 0...65535 up to rounding, so only `store`'s upper clamp can apply.
                 let destination = Canvas.unpack(bytes.load(fromByteOffset: i &* 8, as: UInt64.self))
                 let value = color * amount + destination * (1 - alphaScale * amount)
-                bytes.storeBytes(of: Canvas.packRounded(value.replacing(with: 65535, where: value .> 65535)),
-                                 toByteOffset: i &* 8, as: UInt64.self)
+                bytes.storeBytes(of: Canvas.packClamped(value), toByteOffset: i &* 8, as: UInt64.self)
             }
         }
 
@@ -379,10 +382,10 @@ extension Canvas {
             case .clear: keep = 1 - amount; sourceWeight = 0
             }
             // For clear, color × 0 + x is exactly x: the same values as leaving the colour out.
-            pixel[0] = store(color.x * sourceWeight + Float(pixel[0]) * keep)
-            pixel[1] = store(color.y * sourceWeight + Float(pixel[1]) * keep)
-            pixel[2] = store(color.z * sourceWeight + Float(pixel[2]) * keep)
-            pixel[3] = store(color.w * sourceWeight + Float(pixel[3]) * keep)
+            // Four channels at once: per channel the same arithmetic and rounding as `store`.
+            let bytes = UnsafeMutableRawPointer(pixel)
+            let value = color * sourceWeight + Canvas.unpack(bytes.load(as: UInt64.self)) * keep
+            bytes.storeBytes(of: Canvas.packClamped(value), as: UInt64.self)
         }
     }
 
@@ -466,12 +469,21 @@ extension Canvas {
     }
 
     /// `storeInRange` of four values in 0...65535 at once, packed as `pack`
-    /// packs: ⌊v + 0.5⌋ per channel. Four-wide float arithmetic only (the
-    /// generic SIMD float-to-integer conversions are not specialised): adding
-    /// 2²³ rounds to an integer (to nearest even), one compare turns that into
+    /// packs: ⌊v + 0.5⌋ per channel. On x86-64 with SSE2: truncate to 32-bit
+    /// integers (the floor, as v + 0.5 ≥ 0), then pack to 16 bits with the
+    /// signed saturating pack around a bias of 32768 (SSE2 has no unsigned
+    /// 32-to-16 pack). Elsewhere four-wide float arithmetic only (the generic
+    /// SIMD float-to-integer conversions are not specialised): adding 2²³
+    /// rounds to an integer (to nearest even), one compare turns that into
     /// the floor, and the integer is then the low bits of v + 2²³'s pattern.
     @inline(__always)
     static func packRounded(_ value: SIMD4<Float>) -> UInt64 {
+        #if arch(x86_64)
+        let integers = _mm_sub_epi32(_mm_cvttps_epi32(value + 0.5), _mm_set1_epi32(32768))
+        let packed = _mm_xor_si128(_mm_packs_epi32(integers, integers), _mm_set1_epi16(-32768))
+        // Lane order is memory order, which is what `pack` gives.
+        return UInt64(bitPattern: _mm_cvtsi128_si64(packed))
+        #else
         let shifted = value + 0.5
         let magic = SIMD4<Float>(repeating: 8_388_608)
         var rounded = (shifted + magic) - magic
@@ -479,14 +491,33 @@ extension Canvas {
         let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt32>.self) & 0xFFFF
         // A bit cast keeps memory order, which is what `pack` gives.
         return unsafeBitCast(SIMD4<UInt16>(truncatingIfNeeded: bits), to: UInt64.self)
+        #endif
     }
 
-    /// A packed pixel (see `pack`) as four floats, exactly: each 16-bit value
-    /// put in the low mantissa bits of 2²³, then 2²³ subtracted.
+    /// `store` of four values at once (clamped to 0...65535, NaN to 0,
+    /// rounded to nearest), packed as `pack` packs.
+    @inline(__always)
+    static func packClamped(_ value: SIMD4<Float>) -> UInt64 {
+        #if arch(x86_64)
+        // maxps returns its second operand when either is NaN: NaN becomes 0, as in `store`.
+        return packRounded(_mm_min_ps(_mm_max_ps(value, SIMD4<Float>()), SIMD4<Float>(repeating: 65535)))
+        #else
+        let nonNegative = value.replacing(with: 0, where: .!(value .> 0))
+        return packRounded(nonNegative.replacing(with: 65535, where: nonNegative .> 65535))
+        #endif
+    }
+
+    /// A packed pixel (see `pack`) as four floats, exactly.
     @inline(__always)
     static func unpack(_ packed: UInt64) -> SIMD4<Float> {
+        #if arch(x86_64)
+        let channels = _mm_unpacklo_epi16(_mm_cvtsi64_si128(Int64(bitPattern: packed)), _mm_setzero_si128())
+        return _mm_cvtepi32_ps(channels)
+        #else
+        // Each 16-bit value put in the low mantissa bits of 2²³, then 2²³ subtracted.
         let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed, to: SIMD4<UInt16>.self))
         return unsafeBitCast(channels | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
+        #endif
     }
 
     /// One pixel's four channels as one 64-bit word in memory order.
@@ -646,9 +677,9 @@ extension Canvas {
         case .copy: keep = 1 - amount
         case .clear: keep = 1 - amount; sourceWeight = 0
         }
-        pixel[0] = store(source.x * sourceWeight + Float(pixel[0]) * keep)
-        pixel[1] = store(source.y * sourceWeight + Float(pixel[1]) * keep)
-        pixel[2] = store(source.z * sourceWeight + Float(pixel[2]) * keep)
-        pixel[3] = store(source.w * sourceWeight + Float(pixel[3]) * keep)
+        // Four channels at once: per channel the same arithmetic and rounding as `store`.
+        let bytes = UnsafeMutableRawPointer(pixel)
+        let value = source * sourceWeight + unpack(bytes.load(as: UInt64.self)) * keep
+        bytes.storeBytes(of: packClamped(value), as: UInt64.self)
     }
 }

@@ -219,13 +219,14 @@ public final class Canvas {
     var layers: [PixelBuffer]
     var clips: [ClipMask] = []
 
-    // Scratch state reused by every drawing operation.
-    var rasterizer = CoverageRasterizer()
-    var polylines = Polylines()
-    var stroker = Stroker()
-    var shadeRow: [SIMD4<Float>] = []
-    var shadowAlpha: [Float] = []
-    var shadowScratch: [Float] = []
+    // Scratch state reused by every drawing operation; from the previous
+    // canvas that was deinitialised, when there was one (see `DrawingScratch`).
+    var rasterizer: CoverageRasterizer
+    var polylines: Polylines
+    var stroker: Stroker
+    var shadeRow: [SIMD4<Float>]
+    var shadowAlpha: [Float]
+    var shadowScratch: [Float]
     /// Solid unclipped fills write pixels as the rasterizer delivers spans;
     /// false sends them through the span list instead (the reference path, for tests).
     var writesSolidRowsDirectly = true
@@ -246,6 +247,19 @@ public final class Canvas {
         self.width = width
         self.height = height
         layers = [PixelBuffer(width: width, height: height)]
+        let scratch = DrawingScratch.take()
+        rasterizer = scratch.rasterizer
+        polylines = scratch.polylines
+        stroker = scratch.stroker
+        shadeRow = scratch.shadeRow
+        shadowAlpha = scratch.shadowAlpha
+        shadowScratch = scratch.shadowScratch
+    }
+
+    deinit {
+        DrawingScratch.recycle(DrawingScratch(rasterizer: rasterizer, polylines: polylines, stroker: stroker,
+                                              shadeRow: shadeRow, shadowAlpha: shadowAlpha,
+                                              shadowScratch: shadowScratch))
     }
 
     /// The pixels of the whole canvas.

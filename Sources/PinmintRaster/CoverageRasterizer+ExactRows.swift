@@ -44,6 +44,12 @@ struct ExactRowScratch {
     /// Horizontal segments of the path: no area, but they matter for flagging and strip boundaries.
     private var horizontals: [(y: Float, left: Float, right: Float, chain: Int32)] = []
 
+    /// Roughly the memory the scratch holds, bytes.
+    var retainedBytes: Int {
+        flagStorage.capacity + rowEdges.capacity * MemoryLayout<CoverageRasterizer.Edge>.stride
+            + (events.capacity + windings.capacity) * 4 + active.capacity * 16 + horizontals.capacity * 16
+    }
+
     mutating func removeHorizontals() { horizontals.removeAll(keepingCapacity: true) }
 
     mutating func addHorizontal(y: Float, left: Float, right: Float, chain: Int32) {

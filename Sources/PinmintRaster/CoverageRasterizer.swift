@@ -129,6 +129,13 @@ struct CoverageRasterizer {
 
     init() {}
 
+    /// Roughly the memory the buffers hold, bytes.
+    var retainedBytes: Int {
+        edges.capacity * MemoryLayout<Edge>.stride + (accumulation.capacity + coverageRow.capacity) * 4
+            + touchedCells.capacity * 8 + cellOwners.capacity * 4 + spans.capacity * MemoryLayout<CoverageSpan>.stride
+            + exactRows.retainedBytes
+    }
+
     /// Rasterizes the closed polygons in `polylines` (every subpath is closed
     /// implicitly, as for a fill) inside `bounds`, calling `emit(y, spans)`
     /// for each row that has any coverage. Spans come left to right, do not

@@ -22,6 +22,8 @@ struct EdgeList {
     /// The number of edges.
     private(set) var count = 0
     var isEmpty: Bool { count == 0 }
+    /// The edges the memory has room for.
+    var capacity: Int { storage.capacity }
 
     /// The edges, valid until the next mutation.
     var buffer: UnsafeBufferPointer<CoverageRasterizer.Edge> { UnsafeBufferPointer(start: storage.pointer, count: count) }
