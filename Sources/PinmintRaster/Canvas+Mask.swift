@@ -89,9 +89,9 @@ extension Canvas {
                 let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
                 guard x1 > x0 else { continue }
                 let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
-                let overTransparent = target.prepareRow(row, writing: x0, x1)
                 let pixels = target.row(row) + x0 * 4
                 if let clip {
+                    let overTransparent = target.prepareRow(row, writing: x0, x1)
                     Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
                                           mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
                                           overTransparent: overTransparent)
@@ -101,6 +101,10 @@ extension Canvas {
                 // full run one by one (stored outright over a transparent row),
                 // the run as one fill or blend. The same values as compositing
                 // the whole row (`compositeSolid` also treats full pixels as runs).
+                // Over a transparent row every pixel of x0 ..< x1 is stored (zeros
+                // included), so a stale row (a new canvas's, or one cleared) is
+                // zeroed only outside them, not first in full.
+                let (overTransparent, mustOverwrite) = target.beginOverwrite(row, from: x0)
                 let fullStart = min(max(left + Int(mask.fullStarts[row - top]), x0), x1)
                 let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
                 func composite(_ start: Int, _ end: Int) {
@@ -116,6 +120,7 @@ extension Canvas {
                     solid.run(pixels + (fullStart - x0) * 4, count: fullEnd - fullStart, overTransparent: overTransparent)
                 }
                 composite(fullEnd, x1)
+                target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
             }
         }
     }
