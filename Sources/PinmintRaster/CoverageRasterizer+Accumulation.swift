@@ -39,7 +39,7 @@ extension CoverageRasterizer {
             // cells and fractions in every row, computed once; the values are
             // those of the general loop below, whose x offsets are then 0.
             let xStart = edge.xTop - originX
-            let x0Cell = Int(max(xStart, 0))
+            let x0Cell = Int(larger(xStart, 0))
             let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
             let left = 1 - middle
             if middle == 0 {
@@ -48,8 +48,8 @@ extension CoverageRasterizer {
                 // prefix sum passes it unchanged; the same coverage values).
                 for row in firstRow..<lastRow {
                     defer { rowCells += stride; rowTouched += wordsPerRow }
-                    let rowTop = max(Float(row), edge.yTop)
-                    let rowBottom = min(Float(row + 1), edge.yBottom)
+                    let rowTop = larger(Float(row), edge.yTop)
+                    let rowBottom = smaller(Float(row + 1), edge.yBottom)
                     let height = rowBottom - rowTop
                     if height <= 0 { continue }
                     rowCells[x0Cell] += height * edge.direction * left
@@ -60,8 +60,8 @@ extension CoverageRasterizer {
             }
             for row in firstRow..<lastRow {
                 defer { rowCells += stride; rowTouched += wordsPerRow }
-                let rowTop = max(Float(row), edge.yTop)
-                let rowBottom = min(Float(row + 1), edge.yBottom)
+                let rowTop = larger(Float(row), edge.yTop)
+                let rowBottom = smaller(Float(row + 1), edge.yBottom)
                 let height = rowBottom - rowTop
                 if height <= 0 { continue }
                 let signedHeight = height * edge.direction
@@ -78,15 +78,15 @@ extension CoverageRasterizer {
         var previousBottom = -Float.infinity, previousEnd: Float = 0
         for row in firstRow..<lastRow {
             defer { rowCells += stride; rowTouched += wordsPerRow }
-            let rowTop = max(Float(row), edge.yTop)
-            let rowBottom = min(Float(row + 1), edge.yBottom)
+            let rowTop = larger(Float(row), edge.yTop)
+            let rowBottom = smaller(Float(row + 1), edge.yBottom)
             let height = rowBottom - rowTop
             if height <= 0 { continue }
             let xStart = rowTop == previousBottom ? previousEnd : edge.xTop + (rowTop - edge.yTop) * dxdy - originX
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             previousBottom = rowBottom; previousEnd = xEnd
             let signedHeight = height * edge.direction
-            let x0 = max(min(xStart, xEnd), 0), x1 = max(xStart, xEnd, 0)
+            let x0 = larger(smaller(xStart, xEnd), 0), x1 = larger(larger(xStart, xEnd), 0)
             // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
             let x0Cell = Int(x0)
             let x0Floor = Float(x0Cell)
@@ -126,6 +126,15 @@ extension CoverageRasterizer {
             }
         }
     }
+
+    /// The larger of two finite floats as one `maxss` (`Swift.max` also
+    /// orders NaNs, at several instructions more; edges are finite).
+    @inline(__always)
+    static func larger(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
+
+    /// The smaller of two finite floats as one `minss`.
+    @inline(__always)
+    static func smaller(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
 
     /// Sets the bits of cells `first` and `first + 1` (both in one row).
     @inline(__always)

@@ -387,11 +387,11 @@ struct CoverageRasterizer {
         let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
         guard firstRow < lastRow else { return }
         for row in firstRow..<lastRow {
-            let rowTop = max(Float(row), edge.yTop), rowBottom = min(Float(row + 1), edge.yBottom)
+            let rowTop = larger(Float(row), edge.yTop), rowBottom = smaller(Float(row + 1), edge.yBottom)
             if rowBottom <= rowTop { continue }
             let xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
-            let first = Int(max(min(xStart, xEnd), 0)), last = min(Int(max(xStart, xEnd, 0)), stride - 1)
+            let first = Int(larger(smaller(xStart, xEnd), 0)), last = min(Int(larger(larger(xStart, xEnd), 0)), stride - 1)
             markTouched(touched + (row - bandTop) * wordsPerRow, first: first, last: last)
             ownership.claim(bandRow: row - bandTop, stride: stride, first: first, last: last, chain: edge.chain)
         }
@@ -402,7 +402,9 @@ struct CoverageRasterizer {
     private static func coverage(_ sum: Float, rule: FillRule) -> Float {
         switch rule {
         case .nonZero:
-            return min(abs(sum), 1)
+            // Plain comparison: one `minss` (the sums are finite).
+            let magnitude = abs(sum)
+            return magnitude < 1 ? magnitude : 1
         case .evenOdd:
             // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
             let magnitude = abs(sum)
