@@ -324,39 +324,59 @@ extension Canvas {
         }
 
         /// Stores `count` pixels over transparent ones with per-pixel
-        /// `coverage`, reading no destination: what `compositeSolid` writes
-        /// over a row of zeros (pixels of coverage ≤ 0 become 0). Not for `.clear`.
+        /// `coverage` (0...1), reading no destination: what `compositeSolid`
+        /// writes over a row of zeros. Without a branch per pixel: colour ×
+        /// coverage rounded is 0 for coverage 0 and the run colour
+        /// (`storedPacked`) for coverage 1, so every pixel takes the same
+        /// arithmetic, two a step (edge coverage is unpredictable, and a
+        /// mispredicted branch costs more than the arithmetic). Not for `.clear`.
         @inline(__always)
         func storeOverTransparent(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
             let bytes = UnsafeMutableRawPointer(row)
-            let full = storedPacked
-            for i in 0..<count {
-                let amount = coverage[i]
-                let pixel: UInt64
-                if amount >= 1 {
-                    pixel = full
-                } else if amount > 0 {
-                    pixel = Canvas.packRounded(color * amount)
-                } else {
-                    pixel = 0
-                }
-                bytes.storeBytes(of: pixel, toByteOffset: i &* 8, as: UInt64.self)
+            var i = 0
+            while i &+ 1 < count {
+                Canvas.storePair(color * coverage[i], color * coverage[i &+ 1], at: bytes + i &* 8, clamped: false)
+                i &+= 2
+            }
+            if i < count {
+                bytes.storeBytes(of: Canvas.packRounded(color * coverage[i]), toByteOffset: i &* 8, as: UInt64.self)
             }
         }
 
-        /// Source over `count` drawn pixels with per-pixel `coverage`, no
-        /// clip (glyph and shape masks): what `compositeSolid` writes, with
-        /// the partly covered pixels blended four channels at once. Kept out
-        /// of the rasterizer's row writer, where the larger code changed
-        /// what the compiler inlined and cost more than it saved.
+        /// Source over `count` drawn pixels with per-pixel `coverage` (0...1),
+        /// no clip (glyph and shape masks): what `compositeSolid` writes.
+        /// For an opaque colour without a branch per pixel, two a step:
+        /// colour × a + destination × (1 − a) is the destination exactly for
+        /// a = 0 and the colour for a = 1 (alpha scale is exactly 1), what
+        /// skipping and storing the run colour give; glyph edges make those
+        /// branches unpredictable. A translucent colour keeps the per-pixel
+        /// tests (its full pixels take the fixed-point blend of runs).
         @inline(__always)
         func blendOver(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
             let bytes = UnsafeMutableRawPointer(row)
+            if storesRuns && mode == .sourceOver {
+                var i = 0
+                while i &+ 1 < count {
+                    let amount0 = coverage[i], amount1 = coverage[i &+ 1]
+                    let (destination0, destination1) = Canvas.unpackPair(bytes + i &* 8)
+                    Canvas.storePair(color * amount0 + destination0 * (1 - alphaScale * amount0),
+                                     color * amount1 + destination1 * (1 - alphaScale * amount1),
+                                     at: bytes + i &* 8, clamped: true)
+                    i &+= 2
+                }
+                if i < count {
+                    let amount = coverage[i]
+                    let destination = Canvas.unpack(bytes.load(fromByteOffset: i &* 8, as: UInt64.self))
+                    let value = color * amount + destination * (1 - alphaScale * amount)
+                    bytes.storeBytes(of: Canvas.packClamped(value), toByteOffset: i &* 8, as: UInt64.self)
+                }
+                return
+            }
             for i in 0..<count {
                 let amount = coverage[i]
                 if !(amount > 0) { continue }
                 if amount >= 1 {
-                    // As a run of one (a store, or the fixed-point blend of runs).
+                    // As a run of one (the fixed-point blend of runs).
                     run(row + i &* 4, count: 1, overTransparent: false)
                     continue
                 }
@@ -517,6 +537,40 @@ extension Canvas {
         // Each 16-bit value put in the low mantissa bits of 2²³, then 2²³ subtracted.
         let channels = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(packed, to: SIMD4<UInt16>.self))
         return unsafeBitCast(channels | 0x4B00_0000, to: SIMD4<Float>.self) - 8_388_608
+        #endif
+    }
+
+    /// Two adjacent packed pixels (16 bytes at `pointer`) as floats, exactly.
+    @inline(__always)
+    static func unpackPair(_ pointer: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>) {
+        #if arch(x86_64)
+        let pixels = pointer.loadUnaligned(as: SIMD2<Int64>.self)
+        return (_mm_cvtepi32_ps(_mm_unpacklo_epi16(pixels, _mm_setzero_si128())),
+                _mm_cvtepi32_ps(_mm_unpackhi_epi16(pixels, _mm_setzero_si128())))
+        #else
+        return (unpack(pointer.loadUnaligned(as: UInt64.self)), unpack(pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        #endif
+    }
+
+    /// Stores two adjacent pixels at `pointer`: per pixel `packClamped` when
+    /// `clamped`, else `packRounded` (values known to lie in 0...65535); one
+    /// pack and one 16-byte store for both on x86-64.
+    @inline(__always)
+    static func storePair(_ first: SIMD4<Float>, _ second: SIMD4<Float>, at pointer: UnsafeMutableRawPointer, clamped: Bool) {
+        #if arch(x86_64)
+        var first = first, second = second
+        if clamped {
+            // maxps returns its second operand when either is NaN: NaN becomes 0, as in `store`.
+            first = _mm_min_ps(_mm_max_ps(first, SIMD4<Float>()), SIMD4<Float>(repeating: 65535))
+            second = _mm_min_ps(_mm_max_ps(second, SIMD4<Float>()), SIMD4<Float>(repeating: 65535))
+        }
+        let bias = _mm_set1_epi32(32768)
+        let low = _mm_sub_epi32(_mm_cvttps_epi32(first + 0.5), bias)
+        let high = _mm_sub_epi32(_mm_cvttps_epi32(second + 0.5), bias)
+        pointer.storeBytes(of: _mm_xor_si128(_mm_packs_epi32(low, high), _mm_set1_epi16(-32768)), as: SIMD2<Int64>.self)
+        #else
+        pointer.storeBytes(of: clamped ? packClamped(first) : packRounded(first), as: UInt64.self)
+        pointer.storeBytes(of: clamped ? packClamped(second) : packRounded(second), toByteOffset: 8, as: UInt64.self)
         #endif
     }
 
