@@ -257,6 +257,9 @@ extension Canvas {
             reach(x, count: count)
             if overTransparent {
                 source.storeOverTransparent(row + x &* 4, coverage: coverage, count: count)
+            } else if source.storesRuns && source.mode == .sourceOver {
+                // An opaque colour over drawn pixels: `blendOver`'s branch-free blend, the same values.
+                source.blendOver(row + x &* 4, coverage: coverage, count: count)
             } else {
                 Canvas.compositeSolid(row: row + x &* 4, coverage: UnsafeBufferPointer(start: coverage, count: count),
                                       mask: nil, source: source, overTransparent: false)
