@@ -217,25 +217,33 @@ struct LineSetter {
         return Shaped(scalar: scalar, member: member, glyph: glyph, outline: outline)
     }
 
-    /// Pen positions for a run of shaped characters: advances, letter
-    /// spacing and kerning; whole pixels when hinting.
+    /// Where placing a line has got to: the pen, and the previous glyph's
+    /// member and glyph (for kerning), not a copy of it.
+    struct Pen {
+        var x = 0.0
+        var previousMember = -1, previousGlyph: UInt32 = 0
+    }
+
+    /// Places `item` at `pen` (advances, letter spacing and kerning; whole
+    /// pixels when hinting), appends it to `line` and moves the pen on.
+    func place(_ item: Shaped, at pen: inout Pen, into line: inout [TextLayout.PlacedGlyph]) throws(FontError) {
+        if pen.previousMember == item.member {
+            pen.x += try fallback.members[item.member].face.kerning(pen.previousGlyph, item.glyph, pixelSize: pixelSize)
+        }
+        let x = style.hinting == .none ? pen.x : pen.x.rounded()
+        line.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
+                                           outline: item.outline))
+        pen.x += item.outline.advance + style.letterSpacing * scale
+        pen.previousMember = item.member
+        pen.previousGlyph = item.glyph
+    }
+
+    /// Pen positions for a run of shaped characters.
     func place(_ run: ArraySlice<Shaped>) throws(FontError) -> [TextLayout.PlacedGlyph] {
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(run.count)
-        var pen = 0.0
-        // The previous glyph's member and glyph (for kerning), not a copy of it.
-        var previousMember = -1, previousGlyph: UInt32 = 0
-        for item in run {
-            if previousMember == item.member {
-                pen += try fallback.members[item.member].face.kerning(previousGlyph, item.glyph, pixelSize: pixelSize)
-            }
-            let x = style.hinting == .none ? pen : pen.rounded()
-            placed.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
-                                                 outline: item.outline))
-            pen += item.outline.advance + style.letterSpacing * scale
-            previousMember = item.member
-            previousGlyph = item.glyph
-        }
+        var pen = Pen()
+        for item in run { try place(item, at: &pen, into: &placed) }
         return placed
     }
 
@@ -266,18 +274,26 @@ struct LineSetter {
         // Greedy filling: take characters while the line fits; on overflow
         // break at the last opportunity, or before the overflowing character
         // when the line has none (a word longer than the line).
+        // Each candidate line is the previous one and one more character,
+        // placed onto it: the same positions as placing the candidate from
+        // its start (a prefix's positions do not depend on what follows),
+        // without placing every prefix again (quadratic in a long title).
         var start = 0
         while start < run.count {
             var end = start + 1, lastBreak: Int? = nil
-            var line = try place(run[start..<end])
+            var line: [TextLayout.PlacedGlyph] = []
+            var pen = Pen()
+            try place(run[start], at: &pen, into: &line)
             while end < run.count {
                 if LineBreaking.canBreak(between: run[end - 1].scalar, and: run[end].scalar) { lastBreak = end }
-                let candidate = try place(run[start...end])
-                if LineSetter.visibleWidth(candidate) > maxWidth && !LineBreaking.isSpace(run[end].scalar) {
-                    if let lastBreak { end = lastBreak; line = try place(run[start..<end]) }
+                var candidatePen = pen
+                try place(run[end], at: &candidatePen, into: &line)
+                if LineSetter.visibleWidth(line) > maxWidth && !LineBreaking.isSpace(run[end].scalar) {
+                    line.removeLast()
+                    if let lastBreak { end = lastBreak; line.removeLast(line.count - (end - start)) }
                     break
                 }
-                line = candidate
+                pen = candidatePen
                 end += 1
             }
             lines.append(line)
