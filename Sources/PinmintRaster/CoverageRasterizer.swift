@@ -499,12 +499,20 @@ struct CoverageRasterizer {
                 owners[cell] = -1
                 cell &+= 1
             }
-            if visibleEnd > runStart {
+            // The run's last cell already holds the running sum that the
+            // untouched cells after it share, so it starts the next constant
+            // span instead of ending this per-pixel one (the same value either
+            // way): a one-cell run, an edge on a pixel boundary, takes no
+            // per-pixel span at all. Not when the run reaches past the
+            // visible columns (no constant span follows then).
+            let lastIsConstant = visibleEnd == runEnd
+            let perPixelEnd = lastIsConstant ? visibleEnd &- 1 : visibleEnd
+            if perPixelEnd > runStart {
                 if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
-                consumer.perPixelSpan(x: originX &+ runStart, count: visibleEnd &- runStart,
+                consumer.perPixelSpan(x: originX &+ runStart, count: perPixelEnd &- runStart,
                                       coverage: UnsafePointer(coverage + runStart))
             }
-            x = runEnd
+            x = lastIsConstant ? runEnd &- 1 : runEnd
         }
         if x < width {
             let value = CoverageRasterizer.coverage(sum, rule: rule)
