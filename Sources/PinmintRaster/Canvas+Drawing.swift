@@ -327,8 +327,9 @@ extension Canvas {
         }
 
         /// Stores `count` pixels over transparent ones with per-pixel
-        /// `coverage` (0...1), reading no destination: what `compositeSolid`
-        /// writes over a row of zeros. Without a branch per pixel: colour ×
+        /// `coverage`, reading no destination: what `compositeSolid` writes
+        /// over a row of zeros. Coverage must lie in 0...1, as the
+        /// rasterizer's and masks' always does (it is not clamped here). Without a branch per pixel: colour ×
         /// coverage rounded is 0 for coverage 0 and the run colour
         /// (`storedPacked`) for coverage 1, so every pixel takes the same
         /// arithmetic, two a step (edge coverage is unpredictable, and a
@@ -346,8 +347,9 @@ extension Canvas {
             }
         }
 
-        /// Source over `count` drawn pixels with per-pixel `coverage` (0...1),
-        /// no clip (glyph and shape masks): what `compositeSolid` writes.
+        /// Source over `count` drawn pixels with per-pixel `coverage` (in
+        /// 0...1, as the rasterizer's and masks' always is), no clip (glyph
+        /// and shape masks, the row writer): what `compositeSolid` writes.
         /// For an opaque colour without a branch per pixel, two a step:
         /// colour × a + destination × (1 − a) is the destination exactly for
         /// a = 0 and the colour for a = 1 (alpha scale is exactly 1), what

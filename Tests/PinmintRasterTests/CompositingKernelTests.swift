@@ -67,12 +67,14 @@ struct CompositingKernelTests {
     }
 
     /// The stores over a transparent row (which read no destination) against
-    /// the blending kernels run over a row of zeros.
+    /// the blending kernels run over a row of zeros, for coverage in 0...1
+    /// (what the rasterizer and masks produce; the stores take no branch
+    /// per pixel and do not clamp).
     @Test(arguments: [BlendMode.sourceOver, .copy], [Float(0.8), 1])
     func storesOverTransparentMatchBlendingOverZeros(_ blend: BlendMode, _ alpha: Float) {
         let color = SIMD4<Float>(30000.5, 1000.25, 65535 * 0.7, 65535 * alpha)
         let source = Canvas.SolidSource(color: color, blend: blend)
-        let coverages: [Float] = [-0.5, 0, 0x1p-21, 0x1p-20, 1e-5, 0.25, 0.5, 0.99999994, 1, 1.0000001, 2, 0.75]
+        let coverages: [Float] = [0, 0x1p-24, 0x1p-21, 0x1p-20, 1e-5, 0.25, 0.5, 0.99999994, 1, 1, 0.125, 0.75, 0.3]
         let count = coverages.count
         var expected = [UInt16](repeating: 0, count: count * 4)
         var actual = [UInt16](repeating: 0xBEEF, count: count * 4)
@@ -97,6 +99,39 @@ struct CompositingKernelTests {
             }
             #expect(filled == blended, "coverage \(coverage)")
         }
+    }
+
+    /// `blendOver` (branch-free, two pixels a step, for an opaque colour;
+    /// per pixel otherwise) against the per-pixel kernel over drawn pixels,
+    /// with coverage 0, 1 and in between, odd and even counts; a guard pixel
+    /// after the span stays untouched.
+    @Test(arguments: [1, 2, 3, 16, 33], [Float(1), 0.8])
+    func blendOverMatchesThePerPixelKernel(_ count: Int, _ alpha: Float) {
+        var random = SpanTests.SplitMix(state: UInt64(count) &* 7919 &+ UInt64(alpha.bitPattern))
+        // Opaque premultiplied destinations and translucent ones.
+        var destination: [UInt16] = []
+        for _ in 0...count {
+            let a = UInt16.random(in: 0...UInt16.max, using: &random)
+            destination += [UInt16.random(in: 0...a, using: &random), UInt16.random(in: 0...a, using: &random),
+                            UInt16.random(in: 0...a, using: &random), a]
+        }
+        let choices: [Float] = [0, 1, 0x1p-21, 1e-5, 0.25, 0.5, 0.99999994]
+        let coverages = (0..<count).map { _ in
+            Bool.random(using: &random) ? choices.randomElement(using: &random)! : Float.random(in: 0...1, using: &random)
+        }
+        let color = SIMD4<Float>(30000.5 * alpha, 1000.25 * alpha, 65535 * 0.7 * alpha, 65535 * alpha)
+        let source = Canvas.SolidSource(color: color, blend: .sourceOver)
+        var expected = destination, actual = destination
+        expected.withUnsafeMutableBufferPointer { pixels in
+            coverages.withUnsafeBufferPointer { values in
+                Canvas.compositeSolid(row: pixels.baseAddress!, coverage: values, mask: nil, source: source,
+                                      overTransparent: false)
+            }
+        }
+        actual.withUnsafeMutableBufferPointer { pixels in
+            source.blendOver(pixels.baseAddress!, coverage: coverages, count: count)
+        }
+        #expect(actual == expected)
     }
 
     /// Zeroing a few pixels (direct stores) or more (memset) touches exactly those pixels.
