@@ -257,7 +257,7 @@ extension Canvas {
             reach(x, count: count)
             if overTransparent {
                 source.storeOverTransparent(row + x &* 4, coverage: coverage, count: count)
-            } else if source.storesRuns && source.mode == .sourceOver {
+            } else if source.blendsWithoutBranches {
                 // An opaque colour over drawn pixels: `blendOver`'s branch-free blend, the same values.
                 source.blendOver(row + x &* 4, coverage: coverage, count: count)
             } else {
@@ -284,6 +284,12 @@ extension Canvas {
         var stored: (UInt16, UInt16, UInt16, UInt16)
         /// `stored` packed as `fillRun` writes it (once per drawing, not per run).
         var storedPacked: UInt64
+        /// Source over with an alpha scale of exactly 1 (an opaque colour):
+        /// `blendOver` may then blend every pixel alike, since coverage 1
+        /// gives the colour and 0 the destination. (Testing `storesRuns`
+        /// would not do: a `Color` whose alpha field was set past 1 by hand
+        /// stores runs with an alpha scale a hair above 1.)
+        var blendsWithoutBranches: Bool
         var alphaScale: Float
         /// Source over with full coverage keeps destination × (1 − alpha): as a
         /// 0.16 fixed-point factor that is one multiply-high per channel, which
@@ -299,6 +305,7 @@ extension Canvas {
             stored = (UInt16(color.x + 0.5), UInt16(color.y + 0.5), UInt16(color.z + 0.5), UInt16(alpha + 0.5))
             storedPacked = Canvas.pack(stored)
             alphaScale = alpha * (1 / 65535)
+            blendsWithoutBranches = alphaScale == 1 && blend == .sourceOver
             keepFixed = UInt32(max(0, min(65536, (1 - alphaScale) * 65536)).rounded())
         }
 
@@ -350,16 +357,16 @@ extension Canvas {
         /// Source over `count` drawn pixels with per-pixel `coverage` (in
         /// 0...1, as the rasterizer's and masks' always is), no clip (glyph
         /// and shape masks, the row writer): what `compositeSolid` writes.
-        /// For an opaque colour without a branch per pixel, two a step:
-        /// colour × a + destination × (1 − a) is the destination exactly for
-        /// a = 0 and the colour for a = 1 (alpha scale is exactly 1), what
+        /// For an opaque colour (`blendsWithoutBranches`) without a branch per
+        /// pixel, two a step: colour × a + destination × (1 − a) is the
+        /// destination exactly for a = 0 and the colour for a = 1, what
         /// skipping and storing the run colour give; glyph edges make those
         /// branches unpredictable. A translucent colour keeps the per-pixel
         /// tests (its full pixels take the fixed-point blend of runs).
         @inline(__always)
         func blendOver(_ row: UnsafeMutablePointer<UInt16>, coverage: UnsafePointer<Float>, count: Int) {
             let bytes = UnsafeMutableRawPointer(row)
-            if storesRuns && mode == .sourceOver {
+            if blendsWithoutBranches {
                 var i = 0
                 while i &+ 1 < count {
                     let amount0 = coverage[i], amount1 = coverage[i &+ 1]

@@ -1,4 +1,5 @@
 @testable import PinmintRaster
+import PinmintGeometry
 import Testing
 
 /// The vectorised compositing kernels against the one-channel-at-a-time formula.
@@ -104,8 +105,9 @@ struct CompositingKernelTests {
     /// `blendOver` (branch-free, two pixels a step, for an opaque colour;
     /// per pixel otherwise) against the per-pixel kernel over drawn pixels,
     /// with coverage 0, 1 and in between, odd and even counts; a guard pixel
-    /// after the span stays untouched.
-    @Test(arguments: [1, 2, 3, 16, 33], [Float(1), 0.8])
+    /// after the span stays untouched. Alpha 1.000001: a colour whose alpha
+    /// was set past 1 by hand stores its runs but must not blend branch-free.
+    @Test(arguments: [1, 2, 3, 16, 33], [Float(1), 0.8, 1.000001])
     func blendOverMatchesThePerPixelKernel(_ count: Int, _ alpha: Float) {
         var random = SpanTests.SplitMix(state: UInt64(count) &* 7919 &+ UInt64(alpha.bitPattern))
         // Opaque premultiplied destinations and translucent ones.
@@ -132,6 +134,35 @@ struct CompositingKernelTests {
             source.blendOver(pixels.baseAddress!, coverage: coverages, count: count)
         }
         #expect(actual == expected)
+    }
+
+    /// A colour whose alpha field was set past 1 by hand (the initialisers
+    /// clamp it) stores its runs, but its alpha scale is a hair above 1: its
+    /// fully covered pixels over white must still be the run colour, through
+    /// the row writer and through a mask (found in review: the branch-free
+    /// blend once keyed on storing runs and gave red 1000 for 1001).
+    @Test func alphaPastOneStillStoresFullPixels() throws {
+        var color = Color(red: 0, green: 0, blue: 0)
+        color.alpha = 1.000001
+        color.red = 1000.5 / (1.000001 * 65535)
+        // Two full runs per row: a mask stores the longest as a run and
+        // blends the other's pixels one by one.
+        var path = Path()
+        path.addRect(Rect(x: 2, y: 0, width: 8, height: 4))
+        path.addRect(Rect(x: 14, y: 0, width: 16, height: 4))
+        let filled = try Canvas(width: 32, height: 4)
+        filled.clear(.white)
+        try filled.fill(path, paint: .solid(color))
+        let masked = try Canvas(width: 32, height: 4)
+        masked.clear(.white)
+        try masked.fill(mask: try masked.makeCoverageMask(path), x: 0, y: 0, color: color)
+        let run = Canvas.SolidSource(color: Canvas.premultipliedFloat(color, opacity: 1), blend: .sourceOver).stored
+        for canvas in [filled, masked] {
+            for x in [5, 20] {
+                let pixel = canvas.layers[0].row(1) + x * 4
+                #expect((pixel[0], pixel[3]) == (run.0, run.3), "x \(x)")
+            }
+        }
     }
 
     /// Zeroing a few pixels (direct stores) or more (memset) touches exactly those pixels.
