@@ -325,7 +325,7 @@ extension Canvas {
         /// (what runs store), 0 below `negligibleAmount` (what is left
         /// untouched), else each channel of colour × amount rounded (the
         /// destination term of `blend` is exactly 0; colour × amount is in
-        /// 0...65535, so `storeInRange` rounds it). Not for `.clear`.
+        /// 0...65535, so `packRounded` rounds it). Not for `.clear`.
         @inline(__always)
         func packedOverTransparent(_ amount: Float) -> UInt64 {
             if amount >= 1 { return storedPacked }
@@ -393,7 +393,7 @@ extension Canvas {
                     continue
                 }
                 // The values of `blend` for source over: color × amount + destination × (1 − alpha × amount),
-                // in 0...65535 up to rounding, so only `store`'s upper clamp can apply.
+                // in 0...65535 up to rounding (`packClamped` clamps all the same).
                 let destination = Canvas.unpack(bytes.load(fromByteOffset: i &* 8, as: UInt64.self))
                 let value = color * amount + destination * (1 - alphaScale * amount)
                 bytes.storeBytes(of: Canvas.packClamped(value), toByteOffset: i &* 8, as: UInt64.self)
@@ -414,7 +414,7 @@ extension Canvas {
             case .clear: keep = 1 - amount; sourceWeight = 0
             }
             // For clear, color × 0 + x is exactly x: the same values as leaving the colour out.
-            // Four channels at once: per channel the same arithmetic and rounding as `store`.
+            // Four channels at once: per channel the arithmetic and rounding of one channel.
             let bytes = UnsafeMutableRawPointer(pixel)
             let value = color * sourceWeight + Canvas.unpack(bytes.load(as: UInt64.self)) * keep
             bytes.storeBytes(of: Canvas.packClamped(value), as: UInt64.self)
@@ -500,8 +500,8 @@ extension Canvas {
         }
     }
 
-    /// `storeInRange` of four values in 0...65535 at once, packed as `pack`
-    /// packs: ⌊v + 0.5⌋ per channel. On x86-64 with SSE2: truncate to 32-bit
+    /// Four values in 0...65535 rounded to nearest (halves up), packed as
+    /// `pack` packs: ⌊v + 0.5⌋ per channel. On x86-64 with SSE2: truncate to 32-bit
     /// integers (the floor, as v + 0.5 ≥ 0), then pack to 16 bits with the
     /// signed saturating pack around a bias of 32768 (SSE2 has no unsigned
     /// 32-to-16 pack). Elsewhere four-wide float arithmetic only (the generic
@@ -526,12 +526,12 @@ extension Canvas {
         #endif
     }
 
-    /// `store` of four values at once (clamped to 0...65535, NaN to 0,
-    /// rounded to nearest), packed as `pack` packs.
+    /// Four values clamped to 0...65535 (NaN to 0) and rounded to nearest,
+    /// packed as `pack` packs: how every blend stores its result.
     @inline(__always)
     static func packClamped(_ value: SIMD4<Float>) -> UInt64 {
         #if arch(x86_64)
-        // maxps returns its second operand when either is NaN: NaN becomes 0, as in `store`.
+        // maxps returns its second operand when either is NaN: NaN becomes 0.
         return packRounded(_mm_min_ps(_mm_max_ps(value, SIMD4<Float>()), SIMD4<Float>(repeating: 65535)))
         #else
         let nonNegative = value.replacing(with: 0, where: .!(value .> 0))
@@ -572,7 +572,7 @@ extension Canvas {
         #if arch(x86_64)
         var first = first, second = second
         if clamped {
-            // maxps returns its second operand when either is NaN: NaN becomes 0, as in `store`.
+            // maxps returns its second operand when either is NaN: NaN becomes 0.
             first = _mm_min_ps(_mm_max_ps(first, SIMD4<Float>()), SIMD4<Float>(repeating: 65535))
             second = _mm_min_ps(_mm_max_ps(second, SIMD4<Float>()), SIMD4<Float>(repeating: 65535))
         }
@@ -714,23 +714,6 @@ extension Canvas {
         }
     }
 
-    /// A value on the 0...65535 scale rounded to nearest and clamped.
-    @inline(__always)
-    static func store(_ value: Float) -> UInt16 {
-        // Compare, select, minss, cvttss2si: the same as
-        // `value <= 0 ? 0 : value >= 65535 ? 65535 : UInt16(value + 0.5)`;
-        // `value > 0` is false for NaN, so a stray NaN can never trap here.
-        UInt16(truncatingIfNeeded: Int32((value > 0 ? min(value, 65535) : 0) + 0.5))
-    }
-
-    /// `store` for a value known to lie in 0...65535, such as a premultiplied
-    /// channel (`Color` clamps to 0...1, so every solid colour's channels do)
-    /// times a coverage in 0...1: the same result without the clamps.
-    @inline(__always)
-    static func storeInRange(_ value: Float) -> UInt16 {
-        UInt16(truncatingIfNeeded: Int32(value + 0.5))
-    }
-
     /// One pixel: `source` weighted by `amount` (coverage × clip) combined
     /// with the destination by `blend`, rounded to nearest.
     @inline(__always)
@@ -743,7 +726,7 @@ extension Canvas {
         case .copy: keep = 1 - amount
         case .clear: keep = 1 - amount; sourceWeight = 0
         }
-        // Four channels at once: per channel the same arithmetic and rounding as `store`.
+        // Four channels at once: per channel the arithmetic and rounding of one channel.
         let bytes = UnsafeMutableRawPointer(pixel)
         let value = source * sourceWeight + unpack(bytes.load(as: UInt64.self)) * keep
         bytes.storeBytes(of: packClamped(value), as: UInt64.self)

@@ -24,7 +24,7 @@ struct DrawingScratch: @unchecked Sendable {
     /// Roughly the memory the buffers hold, bytes.
     var retainedBytes: Int {
         rasterizer.retainedBytes + polylines.points.capacity * MemoryLayout<Point>.stride
-            + stroker.retainedBytes + shadeRow.capacity * 16 + (shadowAlpha.capacity + shadowScratch.capacity) * 4
+            + polylines.subpaths.capacity * 24 + stroker.retainedBytes + shadeRow.capacity * 16 + (shadowAlpha.capacity + shadowScratch.capacity) * 4
     }
 
     /// Scratch for a new canvas: a returned one when the pool has one, else fresh.
