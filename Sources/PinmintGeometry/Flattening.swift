@@ -12,6 +12,12 @@ public struct Polylines: Sendable {
 
     public init() {}
 
+    /// Roughly the memory the two arrays hold, bytes (for pools that bound what they keep).
+    public var retainedBytes: Int {
+        points.capacity * MemoryLayout<Point>.stride
+            + subpaths.capacity * MemoryLayout<(start: Int, count: Int, isClosed: Bool)>.stride
+    }
+
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
         subpaths.removeAll(keepingCapacity: true)

@@ -45,7 +45,7 @@ public struct Stroker: Sendable {
 
     /// Roughly the memory the scratch buffers hold, bytes (for pools that bound what they keep).
     public var retainedBytes: Int {
-        flattened.subpaths.capacity * 24 + (flattened.points.capacity + vertices.capacity + dashVertices.capacity + rightSide.capacity
+        flattened.retainedBytes + (vertices.capacity + dashVertices.capacity + rightSide.capacity
             + leftSide.capacity) * MemoryLayout<Point>.stride + dashPattern.capacity * 8
     }
 

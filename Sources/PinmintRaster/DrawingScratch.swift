@@ -23,8 +23,9 @@ struct DrawingScratch: @unchecked Sendable {
 
     /// Roughly the memory the buffers hold, bytes.
     var retainedBytes: Int {
-        rasterizer.retainedBytes + polylines.points.capacity * MemoryLayout<Point>.stride
-            + polylines.subpaths.capacity * 24 + stroker.retainedBytes + shadeRow.capacity * 16 + (shadowAlpha.capacity + shadowScratch.capacity) * 4
+        rasterizer.retainedBytes + polylines.retainedBytes + stroker.retainedBytes
+            + shadeRow.capacity * MemoryLayout<SIMD4<Float>>.stride
+            + (shadowAlpha.capacity + shadowScratch.capacity) * MemoryLayout<Float>.stride
     }
 
     /// Scratch for a new canvas: a returned one when the pool has one, else fresh.
