@@ -7,7 +7,12 @@ import PinmintText
 /// a picture, an icon or a spacer. Lengths are in points; the renderer
 /// multiplies them by the pixel ratio.
 public struct Part: Sendable {
-    public enum Kind: Sendable {
+    /// Indirect: each payload lives in one shared heap box, so copying a
+    /// part (layout nodes keep theirs, boxes hand out their children) is one
+    /// retain instead of a field-by-field copy of a whole box or text part
+    /// with every string and array in it retained (a price tag copied parts
+    /// about 37 times per render: 9K instructions of copies and releases).
+    public indirect enum Kind: Sendable {
         case box(Box)
         case text(TextPart)
         case picture(PicturePart)
