@@ -120,12 +120,17 @@ extension Path {
                 // Wang's formula for degree 2: n = sqrt(dd / (4 tol)).
                 let n = Path.flatteningSegmentCount((dd / (4 * tolerance)).squareRoot())
                 let step = 1.0 / Double(n)
+                // In powers of t (Horner's rule): p0 + c1 t + c2 t².
+                let c1 = (p1 - p0) * 2, c2 = p0 - p1 * 2 + p2
+                var c0 = p0
                 if centred && n > 1 {
                     // The second derivative 2 (p0 - 2 p1 + p2) is constant: one shift for every inner vertex.
-                    let shift = (p0 - p1 * 2 + p2) * (-step * step / 6)
-                    output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) + shift : p2 }
-                } else {
-                    output.add(count: n) { i in i < n ? Path.quadPoint(p0, p1, p2, Double(i) * step) : p2 }
+                    c0 = c0 + c2 * (-step * step / 6)
+                }
+                output.add(count: n) { i in
+                    guard i < n else { return p2 }
+                    let t = Double(i) * step
+                    return (c2 * t + c1) * t + c0
                 }
                 current = p2
             case .cubic(let c1, let c2, let p):
@@ -135,16 +140,24 @@ extension Path {
                 // Wang's formula for degree 3: n = sqrt(3 * 2 / 8 * dd / tol).
                 let n = Path.flatteningSegmentCount((0.75 * dd / tolerance).squareRoot())
                 let step = 1.0 / Double(n)
+                // The curve in powers of t, evaluated by Horner's rule (three
+                // multiply-adds a coordinate, against about ten for the
+                // Bernstein form): p0 + c1 t + c2 t² + c3 t³.
+                var c1 = (p1 - p0) * 3
+                let c2 = (p0 - p1 * 2 + p2) * 3, c3 = p3 - p0 + (p1 - p2) * 3
+                var c0 = p0
                 if centred && n > 1 {
-                    // The second derivative is 6 ((1 - t) a + t b), a and b the control polygon's second differences.
+                    // The second derivative is 6 ((1 - t) a + t b), a and b the
+                    // control polygon's second differences; the shift of
+                    // -h²/12 of it, a (1 - t) + b t, is linear in t.
                     let a = (p0 - p1 * 2 + p2) * (-step * step / 2), b = (p1 - p2 * 2 + p3) * (-step * step / 2)
-                    output.add(count: n) { i in
-                        guard i < n else { return p3 }
-                        let t = Double(i) * step
-                        return Path.cubicPoint(p0, p1, p2, p3, t) + a * (1 - t) + b * t
-                    }
-                } else {
-                    output.add(count: n) { i in i < n ? Path.cubicPoint(p0, p1, p2, p3, Double(i) * step) : p3 }
+                    c0 = c0 + a
+                    c1 = c1 + (b - a)
+                }
+                output.add(count: n) { i in
+                    guard i < n else { return p3 }
+                    let t = Double(i) * step
+                    return ((c3 * t + c2) * t + c1) * t + c0
                 }
                 current = p3
             case .close:
