@@ -86,7 +86,7 @@ extension MarkerLayout {
         case .box:
             // Group opacity: children and background fade together.
             let grouped = opacity < 1 && !node.children.isEmpty
-            if grouped { canvas.beginLayer() }
+            if grouped { try canvas.beginLayer() }
             let alpha = grouped ? 1 : opacity
             var background = background
             var clipped = false
@@ -157,7 +157,7 @@ extension MarkerLayout {
             case .file:
                 guard let svg = node.svg else { return }
                 let fit = MarkerLayout.fit(Size(svg.width, svg.height), into: node.frame, mode: .fit)
-                if opacity < 1 { canvas.beginLayer() }
+                if opacity < 1 { try canvas.beginLayer() }
                 try svg.render(on: canvas, transform: fit)
                 if opacity < 1 { try canvas.endLayer(opacity: opacity) }
             case .path(let path, let viewBox):

@@ -45,6 +45,7 @@ extension Canvas {
                     for i in 0..<rowCoverage.count { row[i] = rowCoverage[i] }
                 }
             }
+            try charge(rasterizer.lastWork)
         }
         clips.append(mask)
     }
@@ -58,9 +59,29 @@ extension Canvas {
     /// The number of clips in force.
     public var clipDepth: Int { clips.count }
 
+    /// Layers open at once at most, counting the canvas itself: nested
+    /// groups with opacity take one each.
+    public static let maximumLayerDepth = 32
+
+    /// Bytes the canvas and its open layers may take together: each layer
+    /// is a full canvas of 8-byte pixels (128 MiB at the largest canvas), so
+    /// a large canvas allows fewer nested layers than `maximumLayerDepth`.
+    public static let maximumLayerBytes = 1 << 30
+
     /// Starts a transparent layer: everything drawn until `endLayer` goes
     /// into it, and `endLayer` composites it as one image (SVG group opacity).
-    public func beginLayer() {
+    /// Throws `RasterError.outOfRange` past `maximumLayerDepth` layers or
+    /// `maximumLayerBytes` of them (deeply nested translucent groups).
+    public func beginLayer() throws(RasterError) {
+        guard layers.count < Canvas.maximumLayerDepth else {
+            throw .outOfRange("groups with opacity nested more than \(Canvas.maximumLayerDepth - 1) deep")
+        }
+        let layerBytes = width * height * 8
+        guard (layers.count + 1) * layerBytes <= Canvas.maximumLayerBytes else {
+            let allowed = Canvas.maximumLayerBytes / layerBytes - 1
+            throw .outOfRange("groups with opacity nested more than \(allowed) deep on a \(width)x\(height) canvas "
+                              + "(each takes a layer of \(layerBytes >> 20) MiB)")
+        }
         layers.append(PixelBuffer(width: width, height: height))
     }
 
@@ -80,6 +101,7 @@ extension Canvas {
         let clip = clipped ? clips.last : nil
         let region = clip?.bounds ?? fullBounds
         guard !region.isEmpty else { return }
+        try charge((region.x1 - region.x0) * (region.y1 - region.y0))
         for y in region.y0..<region.y1 {
             // Outside its non-zero columns the layer is transparent and changes nothing.
             guard let nonZero = layer.nonZeroColumns(y) else { continue }
@@ -161,6 +183,7 @@ extension Canvas {
         if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly {
             var writer = SolidRowWriter(target: target, source: solid)
             rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
+            try charge(rasterizer.lastWork)
             return
         }
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
@@ -193,6 +216,7 @@ extension Canvas {
                 }
             }
         }
+        try charge(rasterizer.lastWork)
     }
 
     /// Writes a solid colour's coverage into the target row by row as the

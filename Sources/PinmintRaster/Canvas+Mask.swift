@@ -48,6 +48,7 @@ extension Canvas {
                 for i in 0..<rowCoverage.count { row[i] = rowCoverage[i] }
             }
         }
+        try charge(rasterizer.lastWork)
         var rowStarts = [Int32](repeating: 0, count: height), rowEnds = [Int32](repeating: 0, count: height)
         var fullStarts = [Int32](repeating: 0, count: height), fullEnds = [Int32](repeating: 0, count: height)
         for y in 0..<height {
@@ -80,6 +81,7 @@ extension Canvas {
         let left = mask.originX + x, top = mask.originY + y
         let area = PixelBounds(x0: left, y0: top, x1: left + mask.width, y1: top + mask.height).intersection(drawableBounds)
         guard !area.isEmpty else { return }
+        try charge((area.x1 - area.x0) * (area.y1 - area.y0))
         let target = layers[layers.count - 1]
         let clip = clips.last
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)

@@ -3,6 +3,10 @@ import PinmintGeometry
 
 /// Drop shadows and glows: the shape's coverage, blurred, tinted and composited under it.
 extension Canvas {
+    /// The work a shadow is charged per pixel of the region it blurs
+    /// (rasterizing, the blur's passes, compositing), for `workLimit`.
+    static let shadowPassesCharged = 8
+
     /// Draws the shadow of the shape held in `polylines` (device space).
     func drawShadow(_ shadow: Shadow, rule: FillRule, transform: AffineTransform, opacity: Double) throws(RasterError) {
         guard shadow.offset.isFinite, shadow.blurRadius.isFinite else { throw .nonFinite("shadow") }
@@ -23,6 +27,8 @@ extension Canvas {
                                  x1: visible.x1 + margin, y1: visible.y1 + margin).intersection(shadowBounds)
         let regionWidth = region.x1 - region.x0, regionHeight = region.y1 - region.y0
         let cellCount = regionWidth * regionHeight
+        // Rasterizing, blurring (a few passes over the region) and compositing, charged up front.
+        try charge(cellCount * Canvas.shadowPassesCharged)
         if shadowAlpha.count < cellCount { shadowAlpha = [Float](repeating: 0, count: cellCount) }
         if shadowScratch.count < cellCount { shadowScratch = [Float](repeating: 0, count: cellCount) }
 

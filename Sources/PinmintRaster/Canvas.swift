@@ -215,6 +215,36 @@ public final class Canvas {
     /// clips and coverage masks use; see `defaultCentredFlatteningTolerance`.
     public var fillFlatteningTolerance: Double = defaultCentredFlatteningTolerance
 
+    /// The work a canvas's drawings may take together, in pixel operations
+    /// (roughly the pixels each drawing spans, its segments, a shadow's
+    /// blurred area per pass, a layer's area): 2³⁰, about a second of
+    /// drawing, 64 fills of the largest canvas. A marker or an icon takes
+    /// well under 10⁷; the limit stops input that is small but asks for
+    /// hours (thousands of full-canvas shapes, huge blurred shadows).
+    public static let defaultWorkLimit = 1 << 30
+
+    /// The work limit of this canvas (`defaultWorkLimit` unless set):
+    /// once the drawings so far have taken more, the next one throws
+    /// `RasterError.outOfRange`.
+    public var workLimit = Canvas.defaultWorkLimit {
+        didSet { rasterizer.workLimit = max(0, workLimit - work) }
+    }
+
+    /// The work the drawings so far have taken, pixel operations (see `defaultWorkLimit`).
+    public private(set) var work = 0
+
+    /// Adds `amount` to `work`; throws when the total is past `workLimit`.
+    /// The rasterizer is told what is left, so that it refuses a shape that
+    /// would take more before drawing it (it reports the estimate instead).
+    func charge(_ amount: Int) throws(RasterError) {
+        work = work.addingReportingOverflow(max(0, amount)).partialValue
+        if work > workLimit || work < 0 {
+            throw .outOfRange("the drawing takes more than \(workLimit) pixel operations in all "
+                              + "(too many or too large shapes, shadows or layers)")
+        }
+        rasterizer.workLimit = workLimit - work
+    }
+
     /// layers[0] is the canvas itself; `beginLayer` pushes more.
     var layers: [PixelBuffer]
     var clips: [ClipMask] = []
@@ -249,6 +279,7 @@ public final class Canvas {
         layers = [PixelBuffer(width: width, height: height)]
         let scratch = DrawingScratch.take()
         rasterizer = scratch.rasterizer
+        rasterizer.workLimit = workLimit
         polylines = scratch.polylines
         stroker = scratch.stroker
         shadeRow = scratch.shadeRow

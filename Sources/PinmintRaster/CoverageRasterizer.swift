@@ -123,6 +123,21 @@ struct CoverageRasterizer {
     /// The next unused chain number; chains are unique across the shape and its clips.
     private var nextChain: Int32 = 0
 
+    /// What the last call cost, roughly: the cells of its rows (the rows
+    /// the shape spans × the columns it spans, clipped to the bounds) plus
+    /// its edges. Canvases add it up to bound the work one drawing may take.
+    private(set) var lastWork = 0
+
+    /// The most work a call may take (see `lastWork`); the canvas sets it
+    /// to what its work limit has left. A call whose rows and edges would
+    /// take more draws nothing (or stops before its exact pass) and leaves
+    /// the estimate, over this limit, in `lastWork`, for the canvas to refuse.
+    var workLimit = Int.max
+
+    /// `lastWork` of an edge crossing one row, and of one edge in a row of
+    /// the exact pass, in cells' worth (measured: about 10 and 2,000 instructions).
+    static let edgeRowWork = 8, exactPieceWork = 512
+
     /// Cells in one band at most (1 MiB of Float), so huge canvases are
     /// rasterized in bands of rows rather than with one huge buffer.
     static let maximumBandCells = 1 << 18
@@ -207,6 +222,7 @@ struct CoverageRasterizer {
     private mutating func rasterize<Consumer: CoverageRowConsumer>(_ polylines: Polylines, rule: FillRule,
                                                                    bounds: PixelBounds, clips: [ClipMask],
                                                                    useSpans: Bool, consumer: inout Consumer) {
+        lastWork = 0
         guard !bounds.isEmpty else { return }
         edges.removeAll()
         exactRows.removeHorizontals()
@@ -215,6 +231,8 @@ struct CoverageRasterizer {
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        // The rows the edges cross, for the work estimate (each edge may touch one more).
+        var edgeHeights: Double = 0
         // Plain comparisons (edges are finite): `min`/`max` on floats also order NaNs, at twice the instructions.
         for edge in edges.buffer {
             let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
@@ -223,6 +241,7 @@ struct CoverageRasterizer {
             if right > maxX { maxX = right }
             if edge.yTop < minY { minY = edge.yTop }
             if edge.yBottom > maxY { maxY = edge.yBottom }
+            edgeHeights += Double(edge.yBottom - edge.yTop)
         }
         // The clips' edges matter only where the shape is.
         pathRules.removeAll(keepingCapacity: true)
@@ -244,6 +263,11 @@ struct CoverageRasterizer {
         guard stride > 1, lastRow > firstRow else { return }
         let visibleWidth = min(bounds.x1 - originX, stride - 1)
         guard visibleWidth > 0 else { return }
+        // Cells of the rows spanned, and the rows each edge crosses (an edge
+        // in a row costs about what eight cells do).
+        lastWork = (lastRow - firstRow) * stride
+            + CoverageRasterizer.edgeRowWork * (2 * edges.count + Int(min(edgeHeights, Double(Int.max / 64))))
+        guard lastWork <= workLimit else { return }
 
         let bandHeight = max(1, min(lastRow - firstRow, CoverageRasterizer.maximumBandCells / stride))
         if accumulation.count < stride * bandHeight {
@@ -297,6 +321,18 @@ struct CoverageRasterizer {
                     anyExact = (0..<(bandBottom - bandTop)).contains { flags[$0] }
                 }
                 if anyExact {
+                    // The exact pass looks at every edge for each flagged row,
+                    // and decomposes the row by its pieces (hundreds of cells' worth each).
+                    let flagged = (0..<(bandBottom - bandTop)).reduce(0) { $0 + (flags[$1] ? 1 : 0) }
+                    lastWork += flagged * edgeCount * CoverageRasterizer.exactPieceWork
+                    if lastWork > workLimit {
+                        // Stop, leaving the buffers as the next call expects them: cleared.
+                        let bandRows = bandBottom - bandTop
+                        cells.update(repeating: 0, count: stride * bandRows)
+                        touched.update(repeating: 0, count: wordsPerRow * bandRows)
+                        owners.update(repeating: -1, count: stride * bandRows)
+                        return
+                    }
                     exactRows.resolveFlaggedRows(edges, rules: pathRules, into: cells, touched: touched,
                                                  stride: stride, wordsPerRow: wordsPerRow, originX: Float(originX),
                                                  bandTop: bandTop, bandBottom: bandBottom)

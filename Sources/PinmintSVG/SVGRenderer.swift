@@ -65,7 +65,7 @@ extension SVGDocument {
         switch node.content {
         case .group(let children):
             let layered = node.opacity < 1 || clipsLayer
-            if layered { canvas.beginLayer() }
+            if layered { try canvas.beginLayer() }
             for child in children { try draw(child, on: canvas, transform: transform, inheritedShadow: shadow) }
             if clipsLayer, let clip = node.clip {
                 try canvas.pushClip(clip.path, rule: clip.rule, transform: transform)
@@ -79,7 +79,7 @@ extension SVGDocument {
             // would be; with one paint, multiplying its alpha is the same.
             let layered = node.opacity < 1 && shape.fill != nil && shape.stroke != nil
             let opacity = layered ? 1 : node.opacity
-            if layered { canvas.beginLayer() }
+            if layered { try canvas.beginLayer() }
             if let fill = shape.fill {
                 try canvas.fill(shape.path, paint: fill, rule: shape.fillRule, transform: transform,
                                 opacity: shape.fillOpacity * opacity, shadow: shadow)

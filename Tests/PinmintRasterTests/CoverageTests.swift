@@ -307,7 +307,7 @@ struct ExactClipTests {
         let canvas = try Canvas(width: 20, height: 4)
         var square = Path(); square.addRect(Rect(x: 0, y: 0, width: 20, height: 4))
         var clip = Path(); clip.addRect(Rect(x: 0, y: 0, width: 10.5, height: 4))
-        canvas.beginLayer()
+        try canvas.beginLayer()
         try canvas.fill(square, paint: .solid(.black))
         try canvas.fill(square, paint: .solid(.black))
         try canvas.pushClip(clip)

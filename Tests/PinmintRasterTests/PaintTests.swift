@@ -98,7 +98,7 @@ struct PaintTests {
 
     @Test func groupOpacityCompositesTheLayerOnce() throws {
         let canvas = try Canvas(width: 10, height: 10)
-        canvas.beginLayer()
+        try canvas.beginLayer()
         try canvas.fill(square(10), paint: .solid(.black))
         try canvas.fill(square(10), paint: .solid(.black))
         try canvas.endLayer(opacity: 0.5)
