@@ -153,7 +153,9 @@ func diffOptions(_ arguments: Arguments, command: String) throws -> DiffOptions 
         do {
             return try RGB8(parsing: text)
         } catch {
-            throw UsageError(message: "\(command): \(name) '\(text)' is not a colour (\(error.problem); e.g. ff0000 or #f00)")
+            // ColorError's problem either is "not a colour (expected …)" or says which part is wrong.
+            let problem = error.problem.hasPrefix("not a colour") ? error.problem : "not a colour: \(error.problem)"
+            throw UsageError(message: "\(command): \(name) '\(text)' is \(problem)")
         }
     }
     options.antiAliasingColor = try color("--aa-color") ?? .yellow

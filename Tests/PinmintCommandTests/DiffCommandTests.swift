@@ -93,7 +93,10 @@ struct DiffCommandTests {
         (["--threshold", "nan"], "--threshold"),
         (["--alpha", "-1"], "--alpha"),
         (["--diff-color", "zz"], "--diff-color 'zz'"),
-        (["--aa-color", "#12345"], "--aa-color"),
+        (["--aa-color", "#12345"], "--aa-color '#12345' is not a colour: expected 3, 4, 6 or 8 hexadecimal digits"),
+        // Regression: the problem was said twice ("is not a colour (not a colour (expected …); e.g. …)").
+        (["--aa-color", "zzzzzz"], "--aa-color 'zzzzzz' is not a colour (expected #RGB"),
+        (["--diff-color-alt", "zzzzzz"], "--diff-color-alt 'zzzzzz' is not a colour (expected #RGB"),
         (["--ignore", "1,2,3"], "--ignore"),
         (["--ignore", "500,0,10,10"], "500,0,10,10"),
         (["--max-diff-pixels", "1", "--max-diff-percent", "1"], "not both"),
