@@ -303,6 +303,34 @@ struct GoldenCommandTests {
                 "\(result.standardError)")
     }
 
+    /// Regression: an input whose variants cannot be listed was reported twice ("ERROR suite"
+    /// and "ERROR marker@1x") and counted as an extra case.
+    @Test func malformedMarkerDescriptionIsReportedOncePerCase() throws {
+        let folder = try suite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "{}".write(to: folder.appendingPathComponent("marker.json"), atomically: true, encoding: .utf8)
+        let result = try runPinmint(["golden", folder.path])
+        #expect(result.status == 3)
+        let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("ERROR") }.map { $0.prefix(16) } == ["ERROR marker@1x:", "ERROR marker@2x:"])
+        #expect(lines.last?.hasPrefix("6 cases: 0 passed, 4 missing, 2 errors") == true, "\(lines)")
+    }
+
+    /// Regression: `--report DIR` failed after the whole run with "(NSCocoaErrorDomain error 512.)".
+    @Test(arguments: ["folder", "folder/", "no-such-folder/report.html"])
+    func unwritableReportPathIsRefusedBeforeTheRun(_ path: String) throws {
+        let folder = try suite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let report = folder.path + "/" + path
+        let result = try runPinmint(["golden", folder.path, "--report", report])
+        #expect(result.status == 3)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(report)
+            && !result.standardError.contains("NSCocoaErrorDomain"), "\(result.standardError)")
+        #expect(path.hasPrefix("no-such") || result.standardError.contains("is a directory, expected an .html file path"))
+    }
+
     @Test func missingFolderIsBadInput() throws {
         let result = try runPinmint(["golden", "/no/such/suite"])
         #expect(result.status == 3 && result.standardError.contains("/no/such/suite"))
