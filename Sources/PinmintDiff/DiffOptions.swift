@@ -42,7 +42,8 @@ public struct DiffOptions: Sendable, Equatable {
     public var semantics: Semantics
     /// Rectangles (pixels, origin top left) whose pixels are never counted.
     /// Anti-aliasing detection still reads them as neighbours, so the counts
-    /// outside equal pixelmatch's. They must overlap the image.
+    /// outside equal pixelmatch's. They must start inside the image; past its right or
+    /// bottom edge they are clipped (a width or height up to `Int.max` is fine).
     public var ignoredRegions: [PixelRegion]
     /// A mask of the images' size: where it is light and opaque (red, green or
     /// blue ≥ 128 and alpha ≥ 128) pixels are not counted; where it is dark or

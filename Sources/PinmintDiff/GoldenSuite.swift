@@ -36,6 +36,10 @@ public struct GoldenSuite: Sendable {
         public var expectedPaths: [String]
         /// Where the primary expected image is (or will be written).
         public var primaryPath: String
+        /// Why the input could not even be listed (e.g. a malformed marker
+        /// description whose variants cannot be read), nil when it could: the
+        /// case is then reported as this error, once per scale, without rendering.
+        public var listingProblem: String? = nil
         /// "pin@2x".
         public var identifier: String { "\(name)@\(scale)x" }
     }
@@ -75,8 +79,10 @@ public struct GoldenSuite: Sendable {
             }
         }
         var errors: [GoldenError] = []
-        // An input's other variants are cases of their own: NAME-VARIANT.
+        // An input's other variants are cases of their own: NAME-VARIANT. An input whose
+        // variants cannot be read is reported by its own cases (not also as a suite error).
         var variantOf: [String: String] = [:]
+        var listingProblems: [String: String] = [:]
         for (name, path) in inputs.sorted(by: { $0.key < $1.key }) {
             do {
                 for variant in try renderers.variants(of: path) where inputs["\(name)-\(variant)"] == nil {
@@ -84,7 +90,7 @@ public struct GoldenSuite: Sendable {
                     variantOf["\(name)-\(variant)"] = variant
                 }
             } catch {
-                errors.append(.badInput(message: "\(error)"))
+                listingProblems[name] = "\(error)"
             }
         }
         let names: [String]
@@ -123,7 +129,8 @@ public struct GoldenSuite: Sendable {
                 let primaryFile = files.first { $0 == "\(name)@\(scale)x.png" || $0 == "\(name).png" } ?? "\(name)@\(scale)x.png"
                 cases.append(Case(name: name, scale: scale, inputPath: inputs[name]!, variant: variantOf[name],
                                   expectedPaths: files.map { (folder as NSString).appendingPathComponent($0) },
-                                  primaryPath: (folder as NSString).appendingPathComponent(primaryFile)))
+                                  primaryPath: (folder as NSString).appendingPathComponent(primaryFile),
+                                  listingProblem: listingProblems[name]))
             }
         }
         self.cases = cases
@@ -183,6 +190,10 @@ public struct GoldenSuite: Sendable {
         result.inputPath = testCase.inputPath
         result.tolerance = settings.tolerance
         result.reason = settings.reason
+        if let problem = testCase.listingProblem {
+            result.status = .error(problem)
+            return result
+        }
         let actual: RGBA8Image
         do {
             actual = try renderers.render(inputPath: testCase.inputPath, scale: Double(testCase.scale),

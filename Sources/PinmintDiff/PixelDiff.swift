@@ -120,6 +120,8 @@ public enum PixelDiff {
     }
 
     /// One byte per pixel, 1 where the pixel is ignored; nil when nothing is.
+    /// A region must start inside the image; where it reaches past the right
+    /// or bottom edge it is clipped (any width and height, up to `Int.max`).
     static func ignoredPixelMask(options: DiffOptions, width: Int, height: Int) throws(DiffError) -> [UInt8]? {
         if options.ignoredRegions.isEmpty && options.ignoreMask == nil { return nil }
         var ignored = [UInt8](repeating: 0, count: width * height)
@@ -128,9 +130,12 @@ public enum PixelDiff {
             else {
                 throw .invalidOption("ignored region \(region) lies outside the \(width)x\(height) image")
             }
-            for y in region.y..<min(height, region.y + region.height) {
-                let start = y * width + region.x
-                for index in start..<(y * width + min(width, region.x + region.width)) { ignored[index] = 1 }
+            // Clipped to the image. Region sizes are the user's numbers (up to Int.max), so the
+            // far edges are found without adding origin and size, which could overflow.
+            let endX = region.width > width - region.x ? width : region.x + region.width
+            let endY = region.height > height - region.y ? height : region.y + region.height
+            for y in region.y..<endY {
+                for index in (y * width + region.x)..<(y * width + endX) { ignored[index] = 1 }
             }
         }
         if let mask = options.ignoreMask {

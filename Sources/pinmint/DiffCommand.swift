@@ -18,7 +18,10 @@ not counted unless --include-aa.
 
 Options:
   --diff OUT.png           write the diff image: EXPECTED in grey, differences red,
-                           anti-aliasing yellow, ignored pixels tinted blue
+                           anti-aliasing yellow, ignored pixels tinted blue; OUT.png
+                           must not be EXPECTED, ACTUAL or MASK. '--diff -' writes it
+                           to standard output: the summary line then goes to standard
+                           error, and --json is refused
   --threshold T            0...1 (default 0.1); smaller is more sensitive
   --include-aa             count anti-aliased pixels too
   --alpha A                opacity of EXPECTED in the diff image, 0...1 (default 0.1)
@@ -35,6 +38,8 @@ Options:
   --json                   print {"match", "diffPixels", "totalPixels", "diffPercent"}
                            (and both sizes when they differ) instead of a line
   -h, --help               this help
+
+EXPECTED, ACTUAL or MASK may be '-' (standard input), only one of them.
 
 Exit codes: 0 within tolerance, 1 pixels differ, 2 sizes differ, 3 bad input
 (one line on standard error names the input and the problem).
@@ -79,6 +84,16 @@ private func diff(_ rawArguments: [String]) throws -> Int32 {
     let expectedPath = arguments.positionals[0], actualPath = arguments.positionals[1]
     var options = try diffOptions(arguments, command: command)
     let tolerance = try diffTolerance(arguments, command: command)
+    try checkStreams(arguments, expectedPath: expectedPath, actualPath: actualPath, command: command)
+    // With `--diff -` standard output carries the PNG alone: the summary goes to standard error.
+    let writesDiffToStandardOutput = arguments.value("--diff") == "-"
+    func report(_ line: String) {
+        if writesDiffToStandardOutput {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        } else {
+            print(line)
+        }
+    }
 
     if let maskPath = arguments.value("--ignore-mask") {
         options.ignoreMask = try RGBA8Image(contentsOfFile: maskPath)
@@ -92,7 +107,7 @@ private func diff(_ rawArguments: [String]) throws -> Int32 {
                 + "\"expectedSize\":{\"width\":\(expected.width),\"height\":\(expected.height)},"
                 + "\"actualSize\":{\"width\":\(actual.width),\"height\":\(actual.height)}}")
         } else {
-            print("sizes differ: \(expectedPath) is \(expected.width)x\(expected.height), "
+            report("sizes differ: \(expectedPath) is \(expected.width)x\(expected.height), "
                 + "\(actualPath) is \(actual.width)x\(actual.height)")
         }
         return DiffExitCode.sizesDiffer
@@ -118,11 +133,54 @@ private func diff(_ rawArguments: [String]) throws -> Int32 {
         let milliseconds = { (nanoseconds: UInt64) in String(format: "%.1f", Double(nanoseconds) / 1e6) }
         var details = ["\(result.antiAliasedPixels) anti-aliased"]
         if result.ignoredPixels > 0 { details.append("\(result.ignoredPixels) ignored") }
-        print("\(result.diffPixels) of \(result.totalPixels) pixels differ (\(formatPercent(result.diffPercent))%; "
+        report("\(result.diffPixels) of \(result.totalPixels) pixels differ (\(formatPercent(result.diffPercent))%; "
             + "\(details.joined(separator: ", "))): \(match ? "within" : "over") the tolerance (\(tolerance)); "
             + "\(milliseconds(compared - decoded)) ms to compare, \(milliseconds(decoded - start)) ms to decode")
     }
     return match ? DiffExitCode.match : DiffExitCode.pixelsDiffer
+}
+
+/// Refuses file arguments that would clash: standard input ('-') named for more
+/// than one image, a `--diff` output that is a folder or one of the images read (it
+/// would be overwritten), and `--json` with `--diff -` (both would go to standard output).
+private func checkStreams(_ arguments: Arguments, expectedPath: String, actualPath: String, command: String)
+    throws(UsageError) {
+    var inputs = [("EXPECTED.png", expectedPath), ("ACTUAL.png", actualPath)]
+    if let maskPath = arguments.value("--ignore-mask") { inputs.append(("--ignore-mask", maskPath)) }
+    let fromStandardInput = inputs.filter { $0.1 == "-" }.map(\.0)
+    if fromStandardInput.count > 1 {
+        throw UsageError(message: "\(command): -: standard input can be read for one image only, not for "
+            + fromStandardInput.joined(separator: " and "))
+    }
+    guard let diffPath = arguments.value("--diff") else { return }
+    if diffPath == "-" {
+        if arguments.flag("--json") {
+            throw UsageError(message: "\(command): --json: cannot be used with '--diff -' "
+                + "(standard output carries the diff PNG; the summary line goes to standard error)")
+        }
+        return
+    }
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: diffPath, isDirectory: &isFolder), isFolder.boolValue {
+        throw UsageError(message: "\(command): --diff \(diffPath): is a directory, expected a .png file path")
+    }
+    for (role, path) in inputs where path != "-" && isSameFile(diffPath, path) {
+        throw UsageError(message: "\(command): --diff \(diffPath): is the same file as \(role) \(path); "
+            + "writing the diff image would overwrite it")
+    }
+}
+
+/// True when both paths name one file: the same device and inode when both
+/// exist (hard links, symbolic links), else the same path once resolved.
+private func isSameFile(_ first: String, _ second: String) -> Bool {
+    var firstStatus = stat(), secondStatus = stat()
+    if stat(first, &firstStatus) == 0, stat(second, &secondStatus) == 0 {
+        return firstStatus.st_dev == secondStatus.st_dev && firstStatus.st_ino == secondStatus.st_ino
+    }
+    func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    return resolved(first) == resolved(second)
 }
 
 /// Both PNGs decoded at once on two threads; the first error (expected's first) is thrown.
@@ -153,7 +211,9 @@ func diffOptions(_ arguments: Arguments, command: String) throws -> DiffOptions 
         do {
             return try RGB8(parsing: text)
         } catch {
-            throw UsageError(message: "\(command): \(name) '\(text)' is not a colour (\(error.problem); e.g. ff0000 or #f00)")
+            // ColorError's problem either is "not a colour (expected …)" or says which part is wrong.
+            let problem = error.problem.hasPrefix("not a colour") ? error.problem : "not a colour: \(error.problem)"
+            throw UsageError(message: "\(command): \(name) '\(text)' is \(problem)")
         }
     }
     options.antiAliasingColor = try color("--aa-color") ?? .yellow

@@ -21,8 +21,12 @@ Options:
                      without --update nothing is written
   --report OUT.html  write one self-contained HTML report: a summary, then
                      expected | actual | diff for every case that did not pass
+                     (checked before the run: not a folder, its folder exists)
   --jobs N           cases rendered at once (default: the number of cores)
   -h, --help         this help
+
+Standard output: one line per case that did not pass (or was written), then
+a summary. A problem that stops the run is one line on standard error.
 
 Exit codes: 0 every case passed (or was written by --update), 1 some case
 differs, has another size or has no expected image, 3 bad input (an
@@ -69,6 +73,8 @@ func runGolden(_ rawArguments: [String]) -> Never {
         }
         let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount),
                                             range: 1...256))
+        let report = arguments.value("--report")
+        if let report { try checkReportPath(report) }
         let renderers = goldenRenderers()
         let suite = try GoldenSuite(folder: folder, renderers: renderers)
         let run = suite.run(renderers: renderers, update: update, jobs: jobs)
@@ -76,11 +82,11 @@ func runGolden(_ rawArguments: [String]) -> Never {
             print(goldenLine(result))
         }
         print(run.summary)
-        if let report = arguments.value("--report") {
+        if let report {
             do {
                 try GoldenReport.write(run, to: report)
             } catch {
-                throw UsageError(message: "pinmint golden: \(report): cannot write the report (\(error.localizedDescription))")
+                throw UsageError(message: "pinmint golden: \(report): cannot write the report (\(systemReason(error)))")
             }
         }
         exit(run.hasErrors ? badInput : run.allSettled ? 0 : 1)
@@ -90,6 +96,30 @@ func runGolden(_ rawArguments: [String]) -> Never {
     } catch {
         fail("golden: \(error)", code: badInput)
     }
+}
+
+/// Refuses a `--report` path that cannot be written, before any case runs (so a
+/// typo does not cost a whole run): a folder, or a file in a folder that does not exist.
+func checkReportPath(_ path: String) throws(UsageError) {
+    guard !path.isEmpty else { throw UsageError(message: "pinmint golden: --report: empty path, expected an .html file path") }
+    var isFolder: ObjCBool = false
+    if path.hasSuffix("/")
+        || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+        throw UsageError(message: "pinmint golden: \(path): is a directory, expected an .html file path")
+    }
+    let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+        throw UsageError(message: "pinmint golden: \(path): the report's folder \(parent) does not exist")
+    }
+}
+
+/// The operating system's words for a failed write ("Permission denied"), not Foundation's error number.
+private func systemReason(_ error: Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    return nsError.localizedDescription
 }
 
 /// One line about a case that did not pass (or was written).

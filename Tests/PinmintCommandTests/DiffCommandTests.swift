@@ -93,7 +93,10 @@ struct DiffCommandTests {
         (["--threshold", "nan"], "--threshold"),
         (["--alpha", "-1"], "--alpha"),
         (["--diff-color", "zz"], "--diff-color 'zz'"),
-        (["--aa-color", "#12345"], "--aa-color"),
+        (["--aa-color", "#12345"], "--aa-color '#12345' is not a colour: expected 3, 4, 6 or 8 hexadecimal digits"),
+        // Regression: the problem was said twice ("is not a colour (not a colour (expected …); e.g. …)").
+        (["--aa-color", "zzzzzz"], "--aa-color 'zzzzzz' is not a colour (expected #RGB"),
+        (["--diff-color-alt", "zzzzzz"], "--diff-color-alt 'zzzzzz' is not a colour (expected #RGB"),
         (["--ignore", "1,2,3"], "--ignore"),
         (["--ignore", "500,0,10,10"], "500,0,10,10"),
         (["--max-diff-pixels", "1", "--max-diff-percent", "1"], "not both"),
@@ -117,6 +120,83 @@ struct DiffCommandTests {
         #expect(result.standardError.split(separator: "\n").count == 1, "\(bad.arguments): \(result.standardError)")
         #expect(result.standardError.contains(bad.message), "\(bad.arguments): \(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// Regression: `--ignore 1,0,9223372036854775807,1` overflowed x + w and crashed; such
+    /// regions are clipped to the image like any other that reaches past its edge.
+    static let hugeRegions: [(region: String, status: Int32)] = [
+        ("1,0,9223372036854775807,1", 1), ("0,1,1,9223372036854775807", 1),
+        ("0,0,9223372036854775807,9223372036854775807", 0),
+    ]
+
+    @Test(arguments: hugeRegions.indices)
+    func hugeIgnoredRegionsAreClipped(_ index: Int) throws {
+        let (region, status) = DiffCommandTests.hugeRegions[index]
+        let result = try runPinmint(["diff"] + pair("flat-edits") + ["--ignore", region])
+        #expect(result.status == status, "\(region): \(result.status) \(result.standardError)")
+        #expect(result.standardError.isEmpty)
+    }
+
+    /// Regression: `--diff EXPECTED.png` overwrote the expected image. The same file by another
+    /// path (relative, through a symbolic or a hard link) is refused too.
+    @Test(arguments: ["expected", "actual", "mask", "relative", "symbolic link", "hard link"])
+    func diffOutputThatIsAnInputIsRefused(_ how: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = folder.appendingPathComponent("expected.png"), actual = folder.appendingPathComponent("actual.png")
+        try FileManager.default.copyItem(atPath: pair("flat-edits")[0], toPath: expected.path)
+        try FileManager.default.copyItem(atPath: pair("flat-edits")[1], toPath: actual.path)
+        let link = folder.appendingPathComponent("link.png")
+        var extra: [String] = []
+        let output: String
+        switch how {
+        case "actual": output = actual.path
+        case "mask":
+            let mask = folder.appendingPathComponent("mask.png")
+            try PNGEncoder.writeAtomically(try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 0, count: 70 * 50 * 4),
+                                                                 width: 70, height: 50), to: mask.path)
+            extra = ["--ignore-mask", mask.path]
+            output = mask.path
+        case "relative": output = folder.appendingPathComponent("sub/../expected.png").path
+        case "symbolic link":
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: expected)
+            output = link.path
+        case "hard link":
+            try FileManager.default.linkItem(at: expected, to: link)
+            output = link.path
+        default: output = expected.path
+        }
+        if how == "relative" {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: output))
+        let result = try runPinmint(["diff", expected.path, actual.path, "--diff", output] + extra)
+        #expect(result.status == 3, "\(how): \(result.status)")
+        #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains("same file"),
+                "\(how): \(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before)
+    }
+
+    /// Regression: with `--diff -` the summary line (or the JSON) followed the PNG on standard output.
+    @Test func diffToStandardOutputCarriesThePNGAlone() throws {
+        let result = try runPinmint(["diff"] + pair("flat-edits") + ["--diff", "-"])
+        #expect(result.status == 1)
+        let image = try PNGDecoder.decode(Array(result.standardOutput))
+        #expect(image.width == 70 && image.height == 50)
+        #expect(result.standardError.contains("102 of 3500 pixels differ") && result.standardError.split(separator: "\n").count == 1)
+        let json = try runPinmint(["diff"] + pair("flat-edits") + ["--diff", "-", "--json"])
+        #expect(json.status == 3 && json.standardOutput.isEmpty)
+        #expect(json.standardError.split(separator: "\n").count == 1 && json.standardError.contains("--json"))
+    }
+
+    /// Regression: `pinmint diff - -` read standard input twice ("-: not a PNG file (only 0 bytes)").
+    @Test(arguments: [["-", "-"], ["-", "B", "--ignore-mask", "-"]])
+    func standardInputForTwoImagesIsRefused(_ arguments: [String]) throws {
+        let files = arguments.map { $0 == "B" ? pair("identical")[1] : $0 }
+        let result = try runPinmintWithoutStandardInput(["diff"] + files)
+        #expect(result.status == 3)
+        #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains("standard input"),
+                "\(result.standardError)")
     }
 
     @Test func notAPNGIsBadInput() throws {
@@ -223,6 +303,34 @@ struct GoldenCommandTests {
                 "\(result.standardError)")
     }
 
+    /// Regression: an input whose variants cannot be listed was reported twice ("ERROR suite"
+    /// and "ERROR marker@1x") and counted as an extra case.
+    @Test func malformedMarkerDescriptionIsReportedOncePerCase() throws {
+        let folder = try suite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "{}".write(to: folder.appendingPathComponent("marker.json"), atomically: true, encoding: .utf8)
+        let result = try runPinmint(["golden", folder.path])
+        #expect(result.status == 3)
+        let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("ERROR") }.map { $0.prefix(16) } == ["ERROR marker@1x:", "ERROR marker@2x:"])
+        #expect(lines.last?.hasPrefix("6 cases: 0 passed, 4 missing, 2 errors") == true, "\(lines)")
+    }
+
+    /// Regression: `--report DIR` failed after the whole run with "(NSCocoaErrorDomain error 512.)".
+    @Test(arguments: ["folder", "folder/", "no-such-folder/report.html"])
+    func unwritableReportPathIsRefusedBeforeTheRun(_ path: String) throws {
+        let folder = try suite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let report = folder.path + "/" + path
+        let result = try runPinmint(["golden", folder.path, "--report", report])
+        #expect(result.status == 3)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(report)
+            && !result.standardError.contains("NSCocoaErrorDomain"), "\(result.standardError)")
+        #expect(path.hasPrefix("no-such") || result.standardError.contains("is a directory, expected an .html file path"))
+    }
+
     @Test func missingFolderIsBadInput() throws {
         let result = try runPinmint(["golden", "/no/such/suite"])
         #expect(result.status == 3 && result.standardError.contains("/no/such/suite"))
@@ -234,4 +342,21 @@ struct GoldenCommandTests {
         let result = try runPinmint(["golden", repositoryRoot.appendingPathComponent(path).path])
         #expect(result.status == 0, "\(String(decoding: result.standardOutput, as: UTF8.self))")
     }
+}
+
+/// `runPinmint` with standard input empty (the null device), so a command reading it never waits.
+func runPinmintWithoutStandardInput(_ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = pinmintBinary
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, standardOutput: outputData,
+                         standardError: String(decoding: errorData, as: UTF8.self))
 }

@@ -156,6 +156,23 @@ struct PixelDiffTests {
         #expect(pixels[4 * 5] == pixels[4 * 5 + 2])                 // plain grey outside
     }
 
+    /// Regression: `--ignore 1,0,9223372036854775807,1` overflowed x + w and wrote past the
+    /// mask (a crash). Sizes up to Int.max are clipped at the image's right and bottom edges.
+    static let hugeRegions: [(region: PixelRegion, ignored: Int)] = [
+        (PixelRegion(x: 1, y: 0, width: Int.max, height: 1), 69),
+        (PixelRegion(x: 0, y: 1, width: 1, height: Int.max), 49),
+        (PixelRegion(x: 69, y: 49, width: Int.max, height: Int.max), 1),
+        (PixelRegion(x: 0, y: 0, width: Int.max, height: Int.max), 70 * 50),
+    ]
+
+    @Test(arguments: hugeRegions.indices)
+    func hugeRegionsAreClippedWithoutOverflow(_ index: Int) throws {
+        let (expected, actual) = try imagePair("flat-edits")
+        let (region, ignored) = PixelDiffTests.hugeRegions[index]
+        let result = try PixelDiff.compare(expected: expected, actual: actual, options: DiffOptions(ignoredRegions: [region]))
+        #expect(result.ignoredPixels == ignored, "\(region)")
+    }
+
     static let badOptions: [(DiffOptions, String)] = [
         (DiffOptions(threshold: 1.5), "threshold 1.5"),
         (DiffOptions(threshold: .nan), "threshold nan"),
