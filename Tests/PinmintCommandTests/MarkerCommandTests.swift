@@ -72,6 +72,8 @@ struct MarkerCommandTests {
         (["render", "price-tag", "--label", String(repeating: "9", count: 501)], "--label: is 501 characters long; at most 500"),
         (["render", "price-tag", "--scale", "9"], "--scale 9 is out of range"),
         (["render", "Golden/markers/no-such.json"], "Golden/markers/no-such.json: no such file"),
+        // An upper-case extension was "not a preset" (and ICON.SVG "not valid JSON").
+        (["render", "Golden/markers/no-such.JSON"], "Golden/markers/no-such.JSON: no such file"),
         (["render", "price-tag", "--shadow", "--no-shadow"], "give either --shadow or --no-shadow, not both"),
         (["render", "price-tag", "--height", "1e400"], "--height: inf is out of range (16...200)"),
         (["render", "price-tag", "--height", "nan"], "--height: nan is out of range (16...200)"),
