@@ -207,24 +207,97 @@ public enum PNGEncoder {
     /// Writes `bytes` to `path` atomically: into a temporary file in the same
     /// folder, then renamed over the target, so a reader never sees half a
     /// file and a failure leaves no file behind. `-` writes to standard output.
+    ///
+    /// - Throws: `PNGError` naming the path (or "standard output") and the
+    ///   problem: an empty path, a folder, a write or rename that failed.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PNGError) {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+        try writeAtomically([(bytes, path)])
+    }
+
+    /// Writes several files all or nothing: every file goes into a temporary
+    /// file beside its target first; then the bytes for a path `-` go to
+    /// standard output; only when all of that worked are the temporary files
+    /// renamed into place, in order. Any failure before the renames deletes
+    /// the temporary files and leaves every target as it was (new files
+    /// absent, existing ones untouched). Targets that are folders are refused
+    /// up front, so a rename can fail only on a file system error; if one
+    /// does, the files not yet renamed are not written.
+    ///
+    /// - Throws: `PNGError` naming the first path that failed and why.
+    public static func writeAtomically(_ files: [(bytes: [UInt8], path: String)]) throws(PNGError) {
+        var staged: [(temporary: String, path: String)] = []
+        func removeStaged(from start: Int = 0) {
+            for entry in staged[start...] { unlink(entry.temporary) }
         }
+        for (index, file) in files.enumerated() where file.path != "-" {
+            switch writeTemporary(file.bytes, for: file.path, number: index) {
+            case .success(let temporary): staged.append((temporary, file.path))
+            case .failure(let error): removeStaged(); throw error
+            }
+        }
+        for file in files where file.path == "-" {
+            if let error = writeToStandardOutputReportingError(file.bytes) { removeStaged(); throw error }
+        }
+        for (index, entry) in staged.enumerated() where rename(entry.temporary, entry.path) != 0 {
+            let problem = String(cString: strerror(errno))
+            removeStaged(from: index)
+            throw PNGError(file: entry.path, problem: "cannot move the finished file into place: \(problem)")
+        }
+    }
+
+    /// Writes `bytes` to standard output (file descriptor 1), after whatever
+    /// `print` has buffered, retrying short and interrupted writes.
+    ///
+    /// - Throws: `PNGError` with file "standard output" when a write fails
+    ///   (a full disk, a closed descriptor, a broken pipe when SIGPIPE is ignored).
+    public static func writeToStandardOutput(_ bytes: [UInt8]) throws(PNGError) {
+        if let error = writeToStandardOutputReportingError(bytes) { throw error }
+    }
+
+    private static func writeToStandardOutputReportingError(_ bytes: [UInt8]) -> PNGError? {
+        func failure() -> PNGError { PNGError(file: "standard output", problem: String(cString: strerror(errno))) }
+        if fflush(nil) != 0 { return failure() }  // every stdio stream: what `print` buffered goes first
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return failure()
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Why `path` cannot be the target of `writeAtomically`, or nil when it
+    /// can: it is empty, names a folder (or ends in `/`), or is an existing
+    /// device, pipe or socket (which a rename would replace, not write into).
+    public static func reasonPathIsNotWritable(_ path: String) -> String? {
+        if path.isEmpty { return "the file name is empty" }
+        if path.hasSuffix("/") { return "is a directory" }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "is a directory"
+        default: return "is not a regular file (a device, pipe or socket); use - for standard output"
+        }
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` (".NAME.PID.NUMBER.tmp")
+    /// and returns its path; refuses what `reasonPathIsNotWritable` refuses.
+    private static func writeTemporary(_ bytes: [UInt8], for path: String, number: Int) -> Result<String, PNGError> {
+        if let reason = reasonPathIsNotWritable(path) { return .failure(PNGError(file: path.isEmpty ? "''" : path, problem: reason)) }
         let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(number).tmp")
         do {
             try Data(bytes).write(to: temporary)
         } catch {
-            throw PNGError(file: path, problem: "cannot write: \(Self.reason(error))")
-        }
-        if rename(temporary.path, url.path) != 0 {
-            let problem = String(cString: strerror(errno))
             unlink(temporary.path)
-            throw PNGError(file: path, problem: "cannot move the finished file into place: \(problem)")
+            return .failure(PNGError(file: path, problem: "cannot write: \(Self.reason(error))"))
         }
+        return .success(temporary.path)
     }
 
     static func reason(_ error: Error) -> String {

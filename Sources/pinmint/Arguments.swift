@@ -74,15 +74,37 @@ struct Arguments {
         return positionals[0]
     }
 
-    /// A number option within `range`, or `defaultValue` when absent.
+    /// A number option within `range`, or `defaultValue` when absent. Only
+    /// plain decimals are numbers (see `decimal(_:)`).
     func number(_ name: String, default defaultValue: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = value(name) else { return defaultValue }
-        guard let number = Double(text), number.isFinite else {
+        guard let number = Arguments.decimal(text) else {
             throw UsageError(message: "\(command): \(name) '\(text)' is not a number")
         }
         guard range.contains(number) else {
             throw UsageError(message: "\(command): \(name) \(text) is out of range (\(range.lowerBound)...\(range.upperBound))")
         }
         return number
+    }
+
+    /// A whole-number option within `range`, or `defaultValue` when absent:
+    /// decimal digits only ("4"; not "1.5", "0x4" or "4k").
+    func integer(_ name: String, default defaultValue: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = value(name) else { return defaultValue }
+        guard text.wholeMatch(of: /[+-]?[0-9]+/) != nil, let number = Int(text) else {
+            throw UsageError(message: "\(command): \(name) '\(text)' is not a whole number")
+        }
+        guard range.contains(number) else {
+            throw UsageError(message: "\(command): \(name) \(text) is out of range (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return number
+    }
+
+    /// A plain decimal number: an optional sign, digits, an optional
+    /// fraction ("2", "-0.5", ".25", "3."). Not hexadecimal ("0x2", which
+    /// `Double` reads as 2), exponents, "inf", "nan" or surrounding spaces.
+    static func decimal(_ text: String) -> Double? {
+        guard text.wholeMatch(of: /[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/) != nil else { return nil }
+        return Double(text)
     }
 }

@@ -63,15 +63,20 @@ func runFonts(_ rawArguments: [String]) throws {
     if arguments.flag("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(listings), as: UTF8.self))
+        try writeStandardOutput(String(decoding: try encoder.encode(listings), as: UTF8.self) + "\n")
         return
     }
-    if listings.isEmpty { print("no fonts found in: \(library.folders.joined(separator: ", "))"); return }
+    if listings.isEmpty {
+        try writeStandardOutput("no fonts found in: \(library.folders.joined(separator: ", "))\n")
+        return
+    }
+    var text = ""
     for listing in listings {
         let styles = listing.faces.map { "\($0.style) (\($0.weight))" }
-        print(listing.family)
-        print("  styles:  \(styles.joined(separator: ", "))")
-        print("  scripts: \(listing.scripts.isEmpty ? "none of the listed scripts" : listing.scripts.joined(separator: ", "))")
-        print("  files:   \(Set(listing.faces.map(\.file)).sorted().joined(separator: ", "))")
+        text += listing.family + "\n"
+        text += "  styles:  \(styles.joined(separator: ", "))\n"
+        text += "  scripts: \(listing.scripts.isEmpty ? "none of the listed scripts" : listing.scripts.joined(separator: ", "))\n"
+        text += "  files:   \(Set(listing.faces.map(\.file)).sorted().joined(separator: ", "))\n"
     }
+    try writeStandardOutput(text)
 }

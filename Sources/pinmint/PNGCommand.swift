@@ -14,7 +14,8 @@ Options:
   --json              info as one JSON object
   -h, --help          this help
 
-FILE or IN may be '-' for standard input. Output is written atomically.
+FILE or IN may be '-' for standard input. Output is written atomically, to
+OUT exactly as named (not over IN).
 A file that is not a PNG, is truncated or corrupt, or is over the size
 limits (16384 pixels a side, 16777216 pixels) is an error (exit code 2).
 Gamma: sRGB and iCCP files are taken as sRGB (profiles are not applied);
@@ -34,9 +35,8 @@ func pngMode(_ arguments: Arguments) throws(UsageError) -> PNGEncoder.Mode {
 }
 
 func runPNG(_ rawArguments: [String]) throws {
-    guard let subcommand = rawArguments.first, subcommand != "--help", subcommand != "-h" else {
-        print(pngHelp); return
-    }
+    guard let subcommand = rawArguments.first else { failWithUsage(pngHelp) }
+    if subcommand == "--help" || subcommand == "-h" { print(pngHelp); return }
     let rest = Array(rawArguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") { print(pngHelp); return }
     switch subcommand {
@@ -44,7 +44,7 @@ func runPNG(_ rawArguments: [String]) throws {
         let arguments = try Arguments(command: "pinmint png info", arguments: rest, valueOptions: [], flagOptions: ["--json"])
         let input = try arguments.singlePositional("PNG file")
         let info = try PNGInfo(try PNGDecoder.readFile(input), name: input)
-        print(arguments.flag("--json") ? infoJSON(info) : infoText(info))
+        try writeStandardOutput((arguments.flag("--json") ? infoJSON(info) : infoText(info)) + "\n")
     case "convert":
         let arguments = try Arguments(command: "pinmint png convert", arguments: rest,
                                       valueOptions: ["--output", "--png"], aliases: ["-o": "--output"])
@@ -52,6 +52,8 @@ func runPNG(_ rawArguments: [String]) throws {
         guard let output = arguments.value("--output") else {
             throw UsageError(message: "pinmint png convert: missing -o OUT.png")
         }
+        try checkOutputPath(output, option: "-o", command: "pinmint png convert")
+        try refuseClashingOutputs([(output, "-o")], input: input, command: "pinmint png convert")
         let mode = try pngMode(arguments)
         let bytes = try PNGDecoder.readFile(input)
         let decoded = try PNGDecoder.decode(bytes, name: input)

@@ -17,10 +17,13 @@ Options:
   -o, --output FILE   the PNG to write; '-' writes to standard output (one image only)
   --scale LIST        pixel ratios, e.g. 2 or 1,2,3 (default 1; markers 0.25...8).
                       With several, scale 1 writes OUT.png and scale N writes
-                      OUT@Nx.png; with one, OUT.png is written as named
+                      OUT@Nx.png; with one, OUT.png is written as named.
+                      OUT is used exactly as given; derived names put @Nx
+                      (and -VARIANT) before a .png extension, or at the end
   --meta FILE         write the metadata (size, anchor, hit boxes, content box,
                       Leaflet / MapLibre / MapKit offsets) as JSON; '-' for
-                      standard output. One image: an object; several: an array
+                      standard output (not with -o -). One image: an object;
+                      several: an array
   --id ID             the marker's id in the metadata (default: OUT's name)
   --png MODE          PNG compression: fast, default or small (all lossless)
   --font-dir DIR      also look for fonts in DIR (repeatable)
@@ -29,7 +32,9 @@ Options:
 
 A style with variants (avatar: unselected and selected) writes one image per
 variant: OUT.png and OUT-selected.png. Files are written atomically, and only
-after every image rendered: bad input writes nothing (exit code 2).
+after every image rendered: bad input writes nothing (exit code 2), and a
+failed write leaves none of the call's files. Two outputs of one call that
+name the same file, or an output that is the input, are refused.
 """
 
 /// Options `render` takes itself; everything else is the style's.
@@ -39,19 +44,22 @@ private let renderAliases = ["-o": "--output", "-q": "--quiet", "-h": "--help"]
 
 func runRender(_ rawArguments: [String]) throws {
     guard let input = renderInput(rawArguments) else {
-        if rawArguments.contains("--help") || rawArguments.contains("-h") || rawArguments.isEmpty { print(renderHelp); return }
+        if rawArguments.isEmpty { failWithUsage(renderHelp) }
+        if rawArguments.contains("--help") || rawArguments.contains("-h") { print(renderHelp); return }
         throw UsageError(message: "pinmint render: missing the preset, marker file or SVG to render (see 'pinmint render --help')")
     }
-    if input.hasSuffix(".svg") {
+    if input.lowercased().hasSuffix(".svg") {
         if rawArguments.contains("--help") || rawArguments.contains("-h") { print(renderHelp); return }
         try renderSVG(rawArguments, input: input)
         return
     }
     let file: MarkerFile
+    var inputFile: String? = nil
     if let preset = MarkerStyle.preset(named: input) {
         file = MarkerFile(style: preset)
-    } else if input.hasSuffix(".json") || FileManager.default.fileExists(atPath: input) {
+    } else if input.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: input) {
         file = try MarkerFile(contentsOfFile: input)
+        inputFile = input
     } else {
         let hint = closestPreset(to: input).map { " (did you mean '\($0)'?)" } ?? ""
         throw UsageError(message: "pinmint render: '\(input)' is not a preset\(hint), a .json marker file or an .svg "
@@ -74,6 +82,14 @@ func runRender(_ rawArguments: [String]) throws {
                                   flagOptions: flagOptions, aliases: renderAliases, repeatable: ["--font-dir"])
     _ = try arguments.singlePositional("preset, marker file or SVG")
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint render: missing -o OUT.png") }
+    let meta = arguments.value("--meta")
+    try checkOutputPath(output, option: "-o", command: "pinmint render")
+    if let meta {
+        try checkOutputPath(meta, option: "--meta", command: "pinmint render")
+        if output == "-" && meta == "-" {
+            throw UsageError(message: "pinmint render: -o - and --meta - cannot both go to standard output; write one to a file")
+        }
+    }
     let scales = try scaleList(arguments, range: 0.25...8)
     let mode = try pngMode(arguments)
     var options: [String: String] = [:]
@@ -122,11 +138,13 @@ func runRender(_ rawArguments: [String]) throws {
     if !arguments.flag("--quiet") {
         for warning in warnings { FileHandle.standardError.write(Data("pinmint: warning: \(input): \(warning)\n".utf8)) }
     }
-    for image in images { try PNGEncoder.writeAtomically(image.bytes, to: image.path) }
-    if let meta = arguments.value("--meta") {
+    var files = images.map { (bytes: $0.bytes, path: $0.path, option: "-o") }
+    if let meta {
         let json = MarkerMetadata.jsonText(images.count == 1 ? images[0].metadata as Any : images.map(\.metadata) as Any)
-        try writeTextAtomically(json, to: meta)
+        files.append((Array(json.utf8), meta, "--meta"))
     }
+    try refuseClashingOutputs(files.map { ($0.path, $0.option) }, input: inputFile, command: "pinmint render")
+    try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
 }
 
 /// The first argument that names what to render: an existing file or a
@@ -155,6 +173,7 @@ private func renderSVG(_ rawArguments: [String], input: String) throws {
                                   aliases: ["-o": "--output", "-q": "--quiet"])
     _ = try arguments.singlePositional("input file (an .svg)")
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint render: missing -o OUT.png") }
+    try checkOutputPath(output, option: "-o", command: "pinmint render")
     let scales = try scaleList(arguments, range: 0.01...64)
     let mode = try pngMode(arguments)
     let document = try SVGDocument(contentsOfFile: input)
@@ -164,13 +183,14 @@ private func renderSVG(_ rawArguments: [String], input: String) throws {
         }
     }
     if output == "-" && scales.count > 1 { throw UsageError(message: "pinmint render: -o - writes one image; give one scale") }
-    var images: [(String, [UInt8])] = []
+    var images: [(bytes: [UInt8], path: String)] = []
     for scale in scales {
         let canvas = try document.render(scale: scale)
-        images.append((outputPath(output, variant: "default", scale: scale, single: scales.count == 1),
-                       try PNGEncoder.encode(canvas, pixelRatio: scale, mode: mode)))
+        images.append((try PNGEncoder.encode(canvas, pixelRatio: scale, mode: mode),
+                       outputPath(output, variant: "default", scale: scale, single: scales.count == 1)))
     }
-    for (path, bytes) in images { try PNGEncoder.writeAtomically(bytes, to: path) }
+    try refuseClashingOutputs(images.map { ($0.path, "-o") }, input: input, command: "pinmint render")
+    try PNGEncoder.writeAtomically(images)
 }
 
 /// `--scale 2` or `--scale 1,2,3`: distinct ratios in `range`.
@@ -178,8 +198,10 @@ func scaleList(_ arguments: Arguments, range: ClosedRange<Double>) throws(UsageE
     guard let text = arguments.value("--scale") else { return [1] }
     var scales: [Double] = []
     for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
-        let trimmed = piece.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "x", with: "")
-        guard let scale = Double(trimmed), scale.isFinite else {
+        // "2x" is read as 2; the rest must be a plain decimal ("0x2" is not 2).
+        var trimmed = piece.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("x") { trimmed.removeLast() }
+        guard let scale = Arguments.decimal(trimmed), scale.isFinite else {
             throw UsageError(message: "\(arguments.command): --scale '\(text)': '\(piece)' is not a number")
         }
         guard range.contains(scale) else {
@@ -191,20 +213,21 @@ func scaleList(_ arguments: Arguments, range: ClosedRange<Double>) throws(UsageE
     return scales
 }
 
-/// `tag.png` → `tag.png` / `tag@2x.png` / `tag-selected@2x.png`.
+/// The file for one image of `-o OUTPUT`. The default variant at scale 1
+/// (or at the only scale, `single`) is `output` exactly as given; other
+/// images insert `-VARIANT` and `@Nx` before a `.png` extension (any case),
+/// or append them to a name without one: `tag.png` → `tag.png`,
+/// `tag@2x.png`, `tag-selected@2x.png`; `tag` → `tag`, `tag@2x`.
 func outputPath(_ output: String, variant: String, scale: Double, single: Bool) -> String {
     if output == "-" { return output }
-    let folder = (output as NSString).deletingLastPathComponent
-    var name = (output as NSString).lastPathComponent
-    var suffix = ""
-    if name.lowercased().hasSuffix(".png") { suffix = String(name.suffix(4)); name = String(name.dropLast(4)) }
-    if variant != "default" { name += "-\(variant)" }
+    var insertion = variant == "default" ? "" : "-\(variant)"
     if !single && scale != 1 {
         let ratio = scale == scale.rounded() ? String(Int(scale)) : String(scale)
-        name += "@\(ratio)x"
+        insertion += "@\(ratio)x"
     }
-    name += suffix.isEmpty ? ".png" : suffix
-    return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    let name = output[(output.lastIndex(of: "/").map(output.index(after:)) ?? output.startIndex)...]
+    let stem = name.lowercased().hasSuffix(".png") ? output.dropLast(4) : Substring(output)
+    return stem + insertion + output.dropFirst(stem.count)
 }
 
 func markerID(fromOutput output: String) -> String {
@@ -216,7 +239,7 @@ func markerID(fromOutput output: String) -> String {
 
 /// Writes text atomically ('-' prints it).
 func writeTextAtomically(_ text: String, to path: String) throws {
-    if path == "-" { FileHandle.standardOutput.write(Data(text.utf8)); return }
+    if path == "-" { try writeStandardOutput(text); return }
     do {
         try PNGEncoder.writeAtomically(Array(text.utf8), to: path)
     } catch {

@@ -34,7 +34,7 @@ func runStyles(_ rawArguments: [String]) throws {
     }
     if arguments.flag("--show") {
         guard styles.count == 1 else { throw UsageError(message: "pinmint styles: --show needs a style name") }
-        print(styles[0].source.trimmingCharacters(in: .newlines))
+        try writeStandardOutput(styles[0].source.trimmingCharacters(in: .newlines) + "\n")
         return
     }
     if arguments.flag("--json") {
@@ -46,10 +46,10 @@ func runStyles(_ rawArguments: [String]) throws {
                  return entry
              }]
         }
-        print(MarkerMetadata.jsonText(list), terminator: "")
+        try writeStandardOutput(MarkerMetadata.jsonText(list))
         return
     }
-    print(styles.map(styleHelp).joined(separator: "\n"))
+    try writeStandardOutput(styles.map(styleHelp).joined(separator: "\n") + "\n")
 }
 
 /// A style's name, description and options as people read them.

@@ -40,10 +40,26 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
     exit(code)
 }
 
+/// A command given without what it needs: its usage on standard error, exit code 2.
+func failWithUsage(_ help: String) -> Never {
+    FileHandle.standardError.write(Data((help + "\n").utf8))
+    exit(2)
+}
+
+// A closed standard output (`>&-`) would let the next file opened take
+// descriptor 1, and print into it: hold it with /dev/null opened read-only,
+// so writes to standard output fail (EBADF) and are reported.
+if fcntl(STDOUT_FILENO, F_GETFD) == -1 {
+    let placeholder = open("/dev/null", O_RDONLY)
+    if placeholder >= 0 && placeholder != STDOUT_FILENO { dup2(placeholder, STDOUT_FILENO); close(placeholder) }
+}
+
 let commandLine = Array(CommandLine.arguments.dropFirst())
 do {
     switch commandLine.first {
-    case nil, "--help", "-h", "help":
+    case nil:
+        failWithUsage(topLevelHelp)
+    case "--help", "-h", "help":
         print(topLevelHelp)
     case "--version":
         print("pinmint \(version)")
@@ -80,4 +96,9 @@ do {
     fail(error.description)
 } catch {
     fail("\(error)", code: 1)
+}
+// What `print` buffered is written at exit; a write that fails there (a full
+// disk, a closed descriptor) is bad output, not success.
+if fflush(nil) != 0 {
+    fail("standard output: \(String(cString: strerror(errno)))")
 }

@@ -72,6 +72,8 @@ struct MarkerCommandTests {
         (["render", "price-tag", "--label", String(repeating: "9", count: 501)], "--label: is 501 characters long; at most 500"),
         (["render", "price-tag", "--scale", "9"], "--scale 9 is out of range"),
         (["render", "Golden/markers/no-such.json"], "Golden/markers/no-such.json: no such file"),
+        // An upper-case extension was "not a preset" (and ICON.SVG "not valid JSON").
+        (["render", "Golden/markers/no-such.JSON"], "Golden/markers/no-such.JSON: no such file"),
         (["render", "price-tag", "--shadow", "--no-shadow"], "give either --shadow or --no-shadow, not both"),
         (["render", "price-tag", "--height", "1e400"], "--height: inf is out of range (16...200)"),
         (["render", "price-tag", "--height", "nan"], "--height: nan is out of range (16...200)"),
@@ -104,6 +106,111 @@ struct MarkerCommandTests {
         #expect(result.status == 2)
         #expect(result.standardError.contains("big.json: the marker would be 16384x16384 pixels at scale 8"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["big.json"], "not even the @1x image")
+    }
+
+    /// A call that writes several files and fails on one left the others
+    /// (`a.png` when `a@2x.png` was a folder, or the metadata's folder was missing).
+    @Test(arguments: [
+        (["price-tag", "--scale", "1,2"], "a@2x.png/", "a@2x.png: is a directory"),
+        (["avatar", "--name", "x"], "a-selected.png/", "a-selected.png: is a directory"),
+        (["price-tag", "--meta", "FOLDER/no/m.json"], nil, "m.json: cannot write: No such file or directory"),
+        (["price-tag", "--meta", "FOLDER/blocked"], "blocked/", "--meta 'FOLDER/blocked' is a directory"),
+        (["price-tag", "--meta", ""], nil, "--meta '' is not a file name"),
+    ] as [([String], String?, String)])
+    func aFailedOutputLeavesNoneOfTheCallsFiles(arguments: [String], blocker: String?, message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var before: [String] = []
+        if let blocker {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(blocker), withIntermediateDirectories: true)
+            before.append(String(blocker.dropLast()))
+        }
+        // An older a.png must stay as it was, not be replaced by half the call.
+        try Data("old".utf8).write(to: folder.appendingPathComponent("a.png"))
+        before.append("a.png")
+        let resolved = arguments.map { $0.replacingOccurrences(of: "FOLDER", with: folder.path) }
+        let result = try runPinmint(["render"] + resolved + ["-o", folder.appendingPathComponent("a.png").path])
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains(message.replacingOccurrences(of: "FOLDER", with: folder.path)), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before.sorted(), "no temporaries either")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("a.png")) == Data("old".utf8))
+    }
+
+    /// `-o x.png --meta x.png` replaced the PNG with the JSON and exited 0;
+    /// `-o - --meta -` wrote the PNG, then the JSON, to standard output.
+    @Test(arguments: [
+        (["price-tag", "-o", "x.png", "--meta", "x.png"], "'x.png' would be written twice (by -o and --meta)"),
+        (["price-tag", "-o", "x.png", "--meta", "./sub/../x.png"], "would be written twice"),
+        (["price-tag", "-o", "x.png", "--scale", "1,2", "--meta", "x@2x.png"], "'x@2x.png' would be written twice"),
+        (["avatar", "--name", "x", "-o", "x.png", "--meta", "x-selected.png"], "'x-selected.png' would be written twice"),
+        (["marker.json", "-o", "marker.json"], "-o 'marker.json' is the input file"),
+        (["marker.json", "-o", "out.png", "--meta", "marker.json"], "--meta 'marker.json' is the input file"),
+        (["price-tag", "-o", "-", "--meta", "-"], "-o - and --meta - cannot both go to standard output"),
+    ])
+    func outputsThatWouldOverwriteEachOtherAreRefused(arguments: [String], message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let description = repositoryRoot.appendingPathComponent("Golden/markers/custom-rating.json")
+        try FileManager.default.copyItem(at: description, to: folder.appendingPathComponent("marker.json"))
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.currentDirectoryURL = folder
+        process.arguments = ["render"] + arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let written = output.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(arguments)")
+        #expect(text.contains(message) && text.split(separator: "\n").count == 1, "\(text)")
+        #expect(written.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["marker.json", "sub"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("marker.json")) == Data(contentsOf: description))
+    }
+
+    /// `-o ''` wrote `./.png`, `-o out/` wrote `out.png`, `-o foo.jpg` wrote `foo.jpg.png`:
+    /// one image goes exactly where -o says, and derived names keep OUT's extension.
+    @Test(arguments: [
+        (["-o", "foo.jpg"], ["foo.jpg"]),
+        (["-o", "tag", "--scale", "1,2"], ["tag", "tag@2x"]),
+        (["-o", "TAG.PNG", "--scale", "2,1"], ["TAG.PNG", "TAG@2x.PNG"]),
+        (["-o", "sub/tag.png", "--scale", "1.5"], ["sub/tag.png"]),
+        (["-o", "sub/tag.png", "--scale", "1,1.5"], ["sub/tag.png", "sub/tag@1.5x.png"]),
+        (["-o", "", "--scale", "1"], []),
+        (["-o", "sub/", "--scale", "1"], []),
+        (["-o", "sub", "--scale", "1"], []),
+    ])
+    func outputNamesAreWrittenAsGiven(arguments: [String], expected: [String]) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.currentDirectoryURL = folder
+        process.arguments = ["render", "price-tag"] + arguments
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == (expected.isEmpty ? 2 : 0), "\(arguments): \(text)")
+        if expected.isEmpty { #expect(text.split(separator: "\n").count == 1 && text.contains("-o '"), "\(text)") }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0 != "sub" }
+        #expect(files.sorted() == expected.sorted(), "\(arguments)")
+    }
+
+    /// `--scale 0x2` was read as 2 (every "x" removed, then hexadecimal allowed).
+    @Test(arguments: ["0x2", "2xx", "0x1p1", "1e0", " ", "2,", "inf"])
+    func scalesArePlainDecimals(_ scale: String) throws {
+        let result = try runPinmint(["render", "price-tag", "-o", "-", "--scale", scale])
+        #expect(result.status == 2, "\(scale)")
+        #expect(result.standardError.contains("--scale") && result.standardError.contains("is not a number"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try runPinmint(["render", "price-tag", "-o", "-", "--scale", "2x"]).status == 0)
     }
 
     @Test func stylesListsThePresetsAndTheirOptions() throws {

@@ -26,21 +26,41 @@ struct PNGCommandTests {
                 == PNGDecoder.decode(contentsOfFile: reference).straightRGBA8)
     }
 
+    /// `png convert A -o A` is refused: an output is never the input.
+    @Test func convertNeverWritesOverItsInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("pin.png").path
+        try FileManager.default.copyItem(atPath: reference, toPath: copy)
+        let result = try runPinmint(["png", "convert", copy, "-o", folder.appendingPathComponent("./pin.png").path])
+        #expect(result.status == 2 && result.standardError.contains("is the input file"), "\(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: reference)))
+    }
+
     @Test(arguments: [
         (["png", "info", "/nonexistent.png"], "/nonexistent.png"),
         (["png", "convert", "README.md", "-o", "OUT"], "README.md"),
         (["png", "convert", "PNG", "-o", "OUT", "--png", "tiny"], "tiny"),
         (["png", "frobnicate"], "frobnicate"),
+        // Said "pinmint: : cannot move the finished file into place: Is a directory".
+        (["png", "convert", "PNG", "-o", ""], "-o '' is not a file name"),
+        (["png", "convert", "PNG", "-o", "FOLDER"], "is a directory"),
+        (["png", "convert", "PNG", "-o", "FIFO"], "fifo' is not a regular file"),
     ])
     func badInputIsOneLineAndExitCodeTwo(_ arguments: [String], _ named: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.png").path
+        // A rename would replace a pipe (or a device), not write into it.
+        let fifo = folder.appendingPathComponent("fifo").path
+        if arguments.contains("FIFO") { #expect(mkfifo(fifo, 0o644) == 0) }
         let resolved = arguments.map { argument -> String in
             switch argument {
             case "OUT": return output
             case "PNG": return reference
             case "README.md": return repositoryRoot.appendingPathComponent("README.md").path
+            case "FOLDER": return folder.path
+            case "FIFO": return fifo
             default: return argument
             }
         }

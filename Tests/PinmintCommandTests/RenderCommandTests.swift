@@ -20,15 +20,33 @@ struct CommandResult {
     var standardError: String
 }
 
-func runPinmint(_ arguments: [String]) throws -> CommandResult {
+/// Where a command's standard output goes.
+enum StandardOutput: Sendable, CustomStringConvertible {
+    /// A pipe the test reads.
+    case pipe
+    /// /dev/full: every write fails with "No space left on device".
+    case full
+    /// Closed (`>&-`): every write fails with "Bad file descriptor".
+    case closed
+
+    var description: String { switch self { case .pipe: "pipe"; case .full: "/dev/full"; case .closed: "closed" } }
+}
+
+func runPinmint(_ arguments: [String], standardOutput: StandardOutput = .pipe) throws -> CommandResult {
     let process = Process()
     process.executableURL = pinmintBinary
     process.arguments = arguments
     let output = Pipe(), error = Pipe()
-    process.standardOutput = output
+    switch standardOutput {
+    case .pipe: process.standardOutput = output
+    case .full: process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    case .closed:
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", pinmintBinary.path] + arguments
+    }
     process.standardError = error
     try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let outputData = standardOutput == .pipe ? output.fileHandleForReading.readDataToEndOfFile() : Data()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return CommandResult(status: process.terminationStatus, standardOutput: outputData,
@@ -113,6 +131,69 @@ struct RenderCommandTests {
         let warnings = result.standardError.split(separator: "\n")
         #expect(warnings.count == 2, "\(result.standardError)")
         #expect(warnings.allSatisfy { $0.contains("warning") && $0.contains("icon.svg") })
+    }
+
+    /// `render -o - >/dev/full` stopped on a `try!` in FileHandle.write (SIGILL);
+    /// `png info`, `fonts` and `styles --json` exited 0 with nothing written.
+    @Test(arguments: [
+        ["render", "price-tag", "-o", "-"],
+        ["render", "Golden/scenes/pin.svg", "-o", "-"],
+        ["render", "price-tag", "-o", "FOLDER/tag.png", "--meta", "-"],
+        ["png", "convert", "Golden/reference/pin@1x.png", "-o", "-"],
+        ["png", "info", "Golden/reference/pin@1x.png"],
+        ["fonts", "--no-system", "--json"],
+        ["fonts", "--no-system"],
+        ["styles", "--json"],
+        ["styles"],
+        ["--help"],
+    ], [StandardOutput.full, .closed])
+    func aFailedWriteToStandardOutputIsOneLineAndExitCodeTwo(_ arguments: [String], _ standardOutput: StandardOutput) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let resolved = arguments.map { argument in
+            argument.hasPrefix("Golden/") ? repositoryRoot.appendingPathComponent(argument).path
+                : argument.replacingOccurrences(of: "FOLDER", with: folder.path)
+        }
+        let result = try runPinmint(resolved, standardOutput: standardOutput)
+        let problem = standardOutput == .full ? "No space left on device" : "Bad file descriptor"
+        #expect(result.status == 2, "\(arguments) \(standardOutput): \(result.standardError)")
+        #expect(result.standardError == "pinmint: standard output: \(problem)\n", "\(arguments) \(standardOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the metadata went nowhere: no PNG either")
+    }
+
+    /// `render ICON.SVG` was read as a marker description ("not valid JSON").
+    @Test(arguments: ["ICON.SVG", "Icon.Svg"])
+    func svgExtensionInAnyCase(_ name: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: pin, toPath: input)
+        let output = folder.appendingPathComponent("icon.png").path
+        let result = try runPinmint(["render", input, "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try PNGDecoder.decode(contentsOfFile: output).width > 0)
+    }
+
+    /// `render ICON.svg -o ICON.svg` replaced the icon with its PNG; several scales wrote `OUT@Nx` beside `OUT`.
+    @Test func svgOutputsAreExactAndNeverTheInput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("pin.svg").path
+        try FileManager.default.copyItem(atPath: pin, toPath: input)
+        let overwrite = try runPinmint(["render", input, "-o", input])
+        #expect(overwrite.status == 2 && overwrite.standardError.contains("is the input file"), "\(overwrite.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == Data(contentsOf: URL(fileURLWithPath: pin)))
+        let scaled = try runPinmint(["render", input, "-o", folder.appendingPathComponent("icon.PNG").path, "--scale", "1,2"])
+        #expect(scaled.status == 0, "\(scaled.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["icon.PNG", "icon@2x.PNG", "pin.svg"])
+    }
+
+    /// `pinmint` alone exited 0: usage goes to standard error with exit code 2.
+    @Test(arguments: [[], ["png"], ["render"]])
+    func aCommandWithNothingToDoIsUsageAndExitCodeTwo(_ arguments: [String]) throws {
+        let result = try runPinmint(arguments)
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.standardOutput.isEmpty && result.standardError.contains("Usage:"), "\(arguments)")
     }
 
     @Test func helpAndVersion() throws {

@@ -1,0 +1,54 @@
+import Foundation
+import PinmintPNG
+
+/// Where a command's outputs go: checks made before anything is rendered or
+/// written, so a bad output name writes nothing. Writing itself is
+/// `PNGEncoder.writeAtomically`, all files of one call or none.
+
+/// Refuses an output path that cannot name a file: empty, ending in `/`, an
+/// existing folder, device, pipe or socket. `-` (standard output) passes.
+/// - Parameter option: the option that gave the path, for the message (e.g. "--meta").
+func checkOutputPath(_ path: String, option: String, command: String) throws(UsageError) {
+    guard !path.isEmpty else { throw UsageError(message: "\(command): \(option) '' is not a file name") }
+    guard path != "-" else { return }
+    if let reason = PNGEncoder.reasonPathIsNotWritable(path) {
+        throw UsageError(message: "\(command): \(option) '\(path)' \(reason)")
+    }
+}
+
+/// Refuses a call whose outputs would overwrite each other or the input:
+/// two outputs naming the same file (after `..`, `.` and symbolic links, or
+/// the same existing file by device and inode), or an output that is the
+/// input file. Standard output (`-`) is checked by the caller.
+/// - Parameters:
+///   - outputs: each output path with the option that named it (e.g. "-o", "--meta").
+///   - input: the input file, or nil when the input is a preset or standard input.
+func refuseClashingOutputs(_ outputs: [(path: String, option: String)], input: String?, command: String) throws(UsageError) {
+    let files = outputs.filter { $0.path != "-" }
+    for (index, output) in files.enumerated() {
+        if let input, input != "-", sameFile(output.path, input) {
+            throw UsageError(message: "\(command): \(output.option) '\(output.path)' is the input file; write the output elsewhere")
+        }
+        if let earlier = files[..<index].first(where: { sameFile($0.path, output.path) }) {
+            throw UsageError(message: "\(command): '\(output.path)' would be written twice "
+                             + "(by \(earlier.option) and \(output.option)); give each output its own name")
+        }
+    }
+}
+
+/// Whether two paths name the same file, existing or not.
+func sameFile(_ first: String, _ second: String) -> Bool {
+    func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    if canonical(first) == canonical(second) { return true }
+    var firstStatus = stat(), secondStatus = stat()
+    return stat(first, &firstStatus) == 0 && stat(second, &secondStatus) == 0
+        && firstStatus.st_dev == secondStatus.st_dev && firstStatus.st_ino == secondStatus.st_ino
+}
+
+/// Writes text to standard output after anything `print` buffered; a failed
+/// write (a full disk, a closed descriptor) throws "standard output: PROBLEM".
+func writeStandardOutput(_ text: String) throws(PNGError) {
+    try PNGEncoder.writeToStandardOutput(Array(text.utf8))
+}
