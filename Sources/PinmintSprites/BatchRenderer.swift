@@ -143,15 +143,21 @@ public final class BatchRenderer: @unchecked Sendable {
             throw error
         }
         var summary = state.summary
-        if let sprite = configuration.sprite {
-            do {
-                (summary.rendered, summary.sheets) = try writeSprites(sprite, images: state.spriteImages)
-            } catch {
-                index.discard()
-                throw error
-            }
+        guard let sprite = configuration.sprite else {
+            try index.finish(footer: "\"failed\": \(summary.failed)")
+            return summary
         }
-        try index.finish(footer: "\"failed\": \(summary.failed)")
+        // The sheets and the index are one set: all of them replace the previous run's, or none.
+        let set = FileSet()
+        do {
+            (summary.rendered, summary.sheets) = try stageSprites(sprite, images: state.spriteImages, into: set)
+            try index.finish(footer: "\"failed\": \(summary.failed)", into: set)
+            try set.commit()
+        } catch {
+            set.discard()
+            index.discard()
+            throw error
+        }
         return summary
     }
 
@@ -256,7 +262,9 @@ public final class BatchRenderer: @unchecked Sendable {
         return header
     }
 
-    private func writeSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage]) throws(SpriteError) -> (Int, [String]) {
+    /// Packs and encodes the sheets at every scale into `set` (written when the set is committed).
+    private func stageSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage],
+                              into set: FileSet) throws(SpriteError) -> (Int, [String]) {
         var written = 0
         var lines: [String] = []
         var outputs: [(String, [UInt8])] = []
@@ -275,7 +283,7 @@ public final class BatchRenderer: @unchecked Sendable {
             lines.append("\((base as NSString).lastPathComponent).png \(sheet.width)x\(sheet.height) "
                          + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
-        for (path, bytes) in outputs { try AtomicFile.write(bytes, to: path) }
+        for (path, bytes) in outputs { try set.stage(bytes, for: path) }
         return (written, lines)
     }
 

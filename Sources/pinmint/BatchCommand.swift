@@ -44,7 +44,8 @@ Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
 and the index counts the failures); 2 bad input or usage (nothing rendered;
 or the data broke off mid-way: the finished PNGs stay, the index is not
 replaced); 3 an unexpected failure. Every file is written whole (a temporary
-file, then a rename).
+file, then a rename); with --sprite, the sheets and the index replace the
+previous ones together or not at all.
 """
 
 func runBatch(_ rawArguments: [String]) -> Never {

@@ -299,3 +299,39 @@ struct SpritePNGInputTests {
         #expect(quiet.status == 0 && quiet.standardError.isEmpty)
     }
 }
+
+/// Regressions: output sets that were left half-written, files that
+/// replaced each other, and input that was misreported or drawn wrong.
+struct SpriteAndBatchOutputTests {
+    /// The files in `folder`, hidden ones (temporary files) included.
+    func listing(_ folder: String) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    @Test func aBlockedRetinaSheetLeavesTheOldSpriteAsItWas() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icon = folder.appendingPathComponent("pin.svg")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg"), to: icon)
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out + "/s@2x.png", withIntermediateDirectories: true)
+        try Data("old png".utf8).write(to: URL(fileURLWithPath: out + "/s.png"))
+        let result = try runPinmint(["sprite", icon.path, "-o", out + "/s", "--ratio", "1,2"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(out)/s@2x.png: is a folder; the sprite writes a file of this name\n")
+        #expect(try listing(out) == ["s.png", "s@2x.png"])
+        #expect(try String(contentsOfFile: out + "/s.png", encoding: .utf8) == "old png")
+    }
+
+    @Test func aBlockedBatchSpriteWritesNeitherSheetsNorIndex() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv")
+        try Data("id,price\na,1\nb,2\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out + "/s@2x.json", withIntermediateDirectories: true)
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}",
+                                     "--sprite", "s", "--scale", "1,2"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(out)/s@2x.json: is a folder; the sprite writes a file of this name\n")
+        #expect(try listing(out) == ["s@2x.json"])
+    }
+}
