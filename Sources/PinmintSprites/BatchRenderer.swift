@@ -54,6 +54,31 @@ public struct BatchConfiguration: Sendable {
     }
 }
 
+extension BatchConfiguration {
+    /// Why the index would replace a file the batch writes, or nil. Checked
+    /// before anything is written: the index beside the sprite sheets must
+    /// not take one of their names, and beside one PNG per marker it must not
+    /// end in `.png`, a name some row's id could give a marker
+    /// (`--index a.png` and a row with id `a`).
+    public var outputClash: SpriteError? {
+        let option = "--index \(indexName)"
+        if let sprite {
+            for scale in scales {
+                let base = SpriteSheet.fileBase(sprite.name, pixelRatio: scale)
+                for file in [base + ".png", base + ".json"] where file == indexName {
+                    return SpriteError(input: option, problem: "--sprite \(sprite.name) writes \(file) too; "
+                                       + "give the index or the sprite another name")
+                }
+            }
+            return nil
+        }
+        guard indexName.lowercased().hasSuffix(".png") else { return nil }
+        return SpriteError(input: option, problem: "a row's marker file could have this name (each marker is written as "
+                           + "ID.png, ID@2x.png, ID-VARIANT.png), and the index would replace it; give the index a name "
+                           + "that does not end in .png")
+    }
+}
+
 /// Counts while a batch runs and when it ends.
 public struct BatchProgress: Sendable {
     /// Rows finished (rendered, skipped or failed), in row order.
@@ -106,6 +131,7 @@ public final class BatchRenderer: @unchecked Sendable {
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
         let configuration = self.configuration
+        if let clash = configuration.outputClash { throw clash }
         if let names = reader.fieldNames {
             for (option, template) in configuration.settings.sorted(by: { $0.key < $1.key }) {
                 for field in template.fieldNames where !names.contains(field) {

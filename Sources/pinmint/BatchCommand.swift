@@ -27,7 +27,8 @@ Options:
                           of one PNG per marker; with --spacing PX, --max-size PX,
                           --unique, --minify and --sdf as in 'pinmint sprite'
   --format FORMAT         csv, jsonl or geojson (default: from the extension; needed for '-')
-  --index NAME            the index file's name in DIR (default index.json)
+  --index NAME            the index file's name in DIR (default index.json; not a name
+                          ending in .png, nor one of the --sprite files)
   --jobs N                threads (default: every core)
   --png MODE              PNG compression: fast, default or small
   --force                 render every marker, even those already up to date

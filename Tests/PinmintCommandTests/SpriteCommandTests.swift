@@ -334,4 +334,23 @@ struct SpriteAndBatchOutputTests {
         #expect(result.standardError == "pinmint: \(out)/s@2x.json: is a folder; the sprite writes a file of this name\n")
         #expect(try listing(out) == ["s@2x.json"])
     }
+
+    @Test(arguments: [
+        (["--index", "a.png"], "--index a.png: a row's marker file could have this name"),
+        (["--index", "b@2x.PNG"], "--index b@2x.PNG: a row's marker file could have this name"),
+        (["--sprite", "index"], "--index index.json: --sprite index writes index.json too"),
+        (["--sprite", "tags", "--index", "tags@2x.png", "--scale", "1,2"], "--index tags@2x.png: --sprite tags writes tags@2x.png too"),
+    ])
+    func theIndexMayNotTakeAnotherOutputsName(_ extra: [String], _ message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("ok.csv")
+        try Data("id,price\na,1\nb,2\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}"] + extra)
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("pinmint: \(message)"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }
