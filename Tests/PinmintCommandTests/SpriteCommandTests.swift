@@ -353,4 +353,22 @@ struct SpriteAndBatchOutputTests {
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    @Test func badRowBytesAndHugeNumbersAreFailedRowsWithTheirLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("d.csv"), jsonl = folder.appendingPathComponent("d.jsonl")
+        try Data(Array("id,price\na,1\nb,2".utf8) + [0xFF] + Array("3\nc,x\u{0}y\nd,4\n".utf8)).write(to: csv)
+        try Data("{\"id\": \"x\", \"price\": 1}\n{\"id\": \"y\", \"price\": 1e400}\n".utf8).write(to: jsonl)
+        let out = folder.appendingPathComponent("out").path
+        let rows = try runPinmint(["batch", csv.path, "-o", out, "--style", "price-tag", "--set", "label={price}"])
+        #expect(rows.status == 1)
+        #expect(rows.standardError == "pinmint: \(csv.path):3: field 2 is not valid UTF-8 (byte 2 is 0xFF)\n"
+                + "pinmint: \(csv.path):4: field 2 holds a NUL byte (byte 2)\n")
+        #expect(try listing(out) == ["a.png", "d.png", "index.json"])
+        let numbers = try runPinmint(["batch", jsonl.path, "-o", out + "2", "--style", "price-tag", "--set", "label={price}"])
+        #expect(numbers.status == 1)
+        #expect(numbers.standardError == "pinmint: \(jsonl.path):2: the number 1e400 is out of range "
+                + "(a field's number must be within ±1.7976931348623157e+308)\n")
+    }
 }
