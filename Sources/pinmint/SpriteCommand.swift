@@ -40,9 +40,9 @@ Options:
 
 Every sheet is rendered and packed before any file is written: bad input
 (a missing file, a duplicate id, an image larger than --max-size, images
-that do not fit) writes nothing and exits with code 2 after one line naming
-the input and the problem. The files replace the previous sprite's
-together: if one cannot be written (a folder in its
+that do not fit, a name that is not UTF-8) writes nothing and exits with
+code 2 after one line naming the input and the problem. The files replace
+the previous sprite's together: if one cannot be written (a folder in its
 place), none is, and the previous files stay as they were. The summary
 line on standard error gives each sheet's size and packing efficiency
 (image pixels / sheet pixels).
@@ -50,6 +50,7 @@ line on standard error gives each sheet's size and packing efficiency
 
 func runSprite(_ rawArguments: [String]) throws {
     if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(spriteHelp); return }
+    try checkArgumentsAreUTF8(command: "pinmint sprite")
     let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
                                   valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
                                   flagOptions: ["--unique", "--sdf", "--minify", "--quiet"],

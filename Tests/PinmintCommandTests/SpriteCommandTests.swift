@@ -354,6 +354,43 @@ struct SpriteAndBatchOutputTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// Makes the file `folder/NAME`, NAME given as raw bytes (not valid UTF-8), as a copy of `source`.
+    func makeFile(in folder: String, rawName name: [UInt8], copying source: URL) throws {
+        let path = Array((folder + "/").utf8) + name
+        let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(descriptor >= 0)
+        let bytes = [UInt8](try Data(contentsOf: source))
+        #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        close(descriptor)
+    }
+
+    @Test func anIconNameThatIsNotUTF8IsNamedAsSuch() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = folder.appendingPathComponent("utf").path
+        try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+        let pin = repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg")
+        try FileManager.default.copyItem(at: pin, to: URL(fileURLWithPath: icons + "/good.svg"))
+        try makeFile(in: icons, rawName: Array("bad".utf8) + [0xFF] + Array(".svg".utf8), copying: pin)
+        let out = folder.appendingPathComponent("out/s").path
+        let walked = try runPinmint(["sprite", icons, "-o", out])
+        #expect(walked.status == 2)
+        #expect(walked.standardError == "pinmint: \(icons)/bad\\xFF.svg: the file name is not valid UTF-8 (byte 4 is 0xFF); "
+                + "sprite ids are made from names: rename it\n")
+        // Given by name: Process takes Strings, so the shell's printf puts the raw byte on the command line.
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" sprite \"$1$(printf 'bad\\377.svg')\" -o \"$2\"", pinmintBinary.path, icons + "/", out]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.hasPrefix("pinmint: \(icons)/bad\\xFF.svg: the argument is not valid UTF-8"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
     @Test func badRowBytesAndHugeNumbersAreFailedRowsWithTheirLine() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
