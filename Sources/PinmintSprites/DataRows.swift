@@ -283,8 +283,9 @@ enum JSONRow {
         }
     }
 
-    /// The first number in JSON text `bytes` (outside strings) too large for
-    /// a double, such as `1e400`, which the decoder reports only as a type mismatch.
+    /// The first number in JSON text `bytes` (outside strings) that a double
+    /// cannot hold: too large (`1e400`) or too close to 0 (`1e-400`), which
+    /// the decoder reports only as a type mismatch.
     static func outOfRangeNumber(_ bytes: [UInt8]) -> String? {
         var index = 0
         var inString = false
@@ -300,14 +301,19 @@ enum JSONRow {
             let start = index
             while index < bytes.count, "0123456789+-.eE".utf8.contains(bytes[index]) { index += 1 }
             let token = String(decoding: bytes[start..<index], as: UTF8.self)
-            if let number = Double(token), number.isInfinite { return token }
+            guard let number = Double(token) else { continue }
+            let mantissa = token.prefix { $0 != "e" && $0 != "E" }
+            if number.isInfinite || (number == 0 && mantissa.contains(where: { ("1"..."9").contains($0) })) { return token }
         }
         return nil
     }
 
     static func numberProblem(_ number: String) -> String {
         let shown = number.count > 40 ? String(number.prefix(37)) + "..." : number
-        return "the number \(shown) is out of range (a field's number must be within ±\(Double.greatestFiniteMagnitude))"
+        guard Double(number)?.isInfinite == false else {
+            return "the number \(shown) is out of range (a field's number must be within ±\(Double.greatestFiniteMagnitude))"
+        }
+        return "the number \(shown) is out of range (too close to 0: the smallest a field's number can be is ±\(Double.leastNonzeroMagnitude))"
     }
 
     static func reason(_ error: Error) -> String {

@@ -164,6 +164,8 @@ struct RowBytesTests {
          ["1 id=a", "2 ! the number 1e400 is out of range (a field's number must be within ±1.7976931348623157e+308)", "3 id=c n=1e400"]),
         ("JSON lines, a negative number out of range", "d.jsonl", Array("{\"price\": -2E+999}\n".utf8),
          ["1 ! the number -2E+999 is out of range (a field's number must be within ±1.7976931348623157e+308)"]),
+        ("JSON lines, a number too close to 0", "d.jsonl", Array("{\"id\": \"z\", \"price\": 0.0e-999}\n{\"price\": 1.5e-400}\n".utf8),
+         ["1 id=z price=0", "2 ! the number 1.5e-400 is out of range (too close to 0: the smallest a field's number can be is ±5e-324)"]),
         ("GeoJSON, a number out of range and invalid UTF-8", "d.geojson",
          Array("{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {\"p\": 1e309}},\n{\"type\": \"Feature\", \"properties\": {\"p\": \"".utf8)
             + [0xFF] + Array("\"}},\n{\"type\": \"Feature\", \"properties\": {\"id\": \"c\"}}]}\n".utf8),
