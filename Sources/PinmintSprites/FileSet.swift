@@ -75,8 +75,8 @@ public final class FileSet {
     public func commit() throws(SpriteError) {
         // A folder where a file should go is the common failure: report it before renaming anything.
         for entry in entries {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: entry.path, isDirectory: &isFolder), isFolder.boolValue {
+            var status = stat()
+            if lstat(entry.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
                 discard()
                 throw SpriteError(input: entry.path, problem: "is a folder; the sprite writes a file of this name")
             }
