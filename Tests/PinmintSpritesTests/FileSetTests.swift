@@ -53,6 +53,19 @@ struct FileSetTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["s.png"])
     }
 
+    /// A link to a folder is a name the set may replace (the rename replaces the link, not the folder).
+    @Test func aLinkToAFolderIsReplacedNotRefused() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: root + "/s.png", withDestinationPath: root + "/elsewhere")
+        let set = FileSet()
+        try set.stage(Array("new png".utf8), for: root + "/s.png")
+        try set.commit()
+        #expect(try String(contentsOfFile: root + "/s.png", encoding: .utf8) == "new png")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).sorted() == ["elsewhere", "s.png"])
+    }
+
     @Test func discardLeavesNoTemporaryFile() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
