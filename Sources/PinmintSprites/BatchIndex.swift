@@ -96,6 +96,19 @@ final class IndexWriter {
         }
     }
 
+    /// Ends the index and adds it to `set`, to be moved into place with the set's other files.
+    func finish(footer: String, into set: FileSet) throws(SpriteError) {
+        try put((first ? "" : "\n") + "],\n" + footer + "\n}\n")
+        let closed = fclose(file) == 0
+        file = nil
+        guard closed else {
+            let problem = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SpriteError(input: path, problem: "cannot write: \(problem)")
+        }
+        set.adopt(temporary: temporary, for: path)
+    }
+
     /// Drops the unfinished index; the previous one stays.
     func discard() {
         if let file { fclose(file) }

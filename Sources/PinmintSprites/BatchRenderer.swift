@@ -54,6 +54,31 @@ public struct BatchConfiguration: Sendable {
     }
 }
 
+extension BatchConfiguration {
+    /// Why the index would replace a file the batch writes, or nil. Checked
+    /// before anything is written: the index beside the sprite sheets must
+    /// not take one of their names, and beside one PNG per marker it must not
+    /// end in `.png`, a name some row's id could give a marker
+    /// (`--index a.png` and a row with id `a`).
+    public var outputClash: SpriteError? {
+        let option = "--index \(indexName)"
+        if let sprite {
+            for scale in scales {
+                let base = SpriteSheet.fileBase(sprite.name, pixelRatio: scale)
+                for file in [base + ".png", base + ".json"] where file == indexName {
+                    return SpriteError(input: option, problem: "--sprite \(sprite.name) writes \(file) too; "
+                                       + "give the index or the sprite another name")
+                }
+            }
+            return nil
+        }
+        guard indexName.lowercased().hasSuffix(".png") else { return nil }
+        return SpriteError(input: option, problem: "a row's marker file could have this name (each marker is written as "
+                           + "ID.png, ID@2x.png, ID-VARIANT.png), and the index would replace it; give the index a name "
+                           + "that does not end in .png")
+    }
+}
+
 /// Counts while a batch runs and when it ends.
 public struct BatchProgress: Sendable {
     /// Rows finished (rendered, skipped or failed), in row order.
@@ -106,6 +131,7 @@ public final class BatchRenderer: @unchecked Sendable {
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
         let configuration = self.configuration
+        if let clash = configuration.outputClash { throw clash }
         if let names = reader.fieldNames {
             for (option, template) in configuration.settings.sorted(by: { $0.key < $1.key }) {
                 for field in template.fieldNames where !names.contains(field) {
@@ -143,15 +169,21 @@ public final class BatchRenderer: @unchecked Sendable {
             throw error
         }
         var summary = state.summary
-        if let sprite = configuration.sprite {
-            do {
-                (summary.rendered, summary.sheets) = try writeSprites(sprite, images: state.spriteImages)
-            } catch {
-                index.discard()
-                throw error
-            }
+        guard let sprite = configuration.sprite else {
+            try index.finish(footer: "\"failed\": \(summary.failed)")
+            return summary
         }
-        try index.finish(footer: "\"failed\": \(summary.failed)")
+        // The sheets and the index are one set: all of them replace the previous run's, or none.
+        let set = FileSet()
+        do {
+            (summary.rendered, summary.sheets) = try stageSprites(sprite, images: state.spriteImages, into: set)
+            try index.finish(footer: "\"failed\": \(summary.failed)", into: set)
+            try set.commit()
+        } catch {
+            set.discard()
+            index.discard()
+            throw error
+        }
         return summary
     }
 
@@ -256,7 +288,9 @@ public final class BatchRenderer: @unchecked Sendable {
         return header
     }
 
-    private func writeSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage]) throws(SpriteError) -> (Int, [String]) {
+    /// Packs and encodes the sheets at every scale into `set` (written when the set is committed).
+    private func stageSprites(_ sprite: BatchConfiguration.SpriteOutput, images: [SpriteImage],
+                              into set: FileSet) throws(SpriteError) -> (Int, [String]) {
         var written = 0
         var lines: [String] = []
         var outputs: [(String, [UInt8])] = []
@@ -275,7 +309,7 @@ public final class BatchRenderer: @unchecked Sendable {
             lines.append("\((base as NSString).lastPathComponent).png \(sheet.width)x\(sheet.height) "
                          + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
-        for (path, bytes) in outputs { try AtomicFile.write(bytes, to: path) }
+        for (path, bytes) in outputs { try set.stage(bytes, for: path) }
         return (written, lines)
     }
 

@@ -165,6 +165,7 @@ public final class DataRowReader {
             if record.values.count >= DataLimits.maximumFieldCount {
                 fail("more than \(DataLimits.maximumFieldCount) fields")
             } else {
+                if let problem = TextBytes.problem(field) { fail("field \(record.values.count + 1) \(problem)") }
                 record.values.append(String(decoding: field, as: UTF8.self))
             }
             field.removeAll(keepingCapacity: true)
@@ -242,10 +243,12 @@ public final class DataRowReader {
 /// Turns one JSON object's text into a row.
 enum JSONRow {
     static func parse(_ bytes: [UInt8], line: Int, what: String) -> DataRowResult {
+        if let problem = TextBytes.problem(bytes) { return .malformed(line: line, problem: "the \(what) \(problem)") }
         let value: JSONValue
         do {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
+            if let number = outOfRangeNumber(bytes) { return .malformed(line: line, problem: numberProblem(number)) }
             return .malformed(line: line, problem: "not valid JSON (\(reason(error)))")
         }
         guard case .object(let members) = value else {
@@ -259,7 +262,14 @@ enum JSONRow {
             return .malformed(line: line, problem: "more than \(DataLimits.maximumFieldCount) fields")
         }
         var fields: [String: String] = [:]
-        for (key, value) in members { fields[key] = text(value) }
+        for (key, value) in members {
+            let text = text(value)
+            // A NUL written as the escape \u0000 (a raw one is refused with the row's bytes).
+            if text.utf8.contains(0) || key.utf8.contains(0) {
+                return .malformed(line: line, problem: "field '\(key.replacingOccurrences(of: "\u{0}", with: "\\u0000"))' holds a NUL character (\\u0000)")
+            }
+            fields[key] = text
+        }
         return .row(DataRow(line: line, fields: fields, coordinates: coordinates))
     }
 
@@ -271,6 +281,39 @@ enum JSONRow {
         case .bool(let flag): return flag ? "true" : "false"
         default: return JSONText.serialize(value)
         }
+    }
+
+    /// The first number in JSON text `bytes` (outside strings) that a double
+    /// cannot hold: too large (`1e400`) or too close to 0 (`1e-400`), which
+    /// the decoder reports only as a type mismatch.
+    static func outOfRangeNumber(_ bytes: [UInt8]) -> String? {
+        var index = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
+            guard byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { index += 1; continue }
+            let start = index
+            while index < bytes.count, "0123456789+-.eE".utf8.contains(bytes[index]) { index += 1 }
+            let token = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let number = Double(token) else { continue }
+            let mantissa = token.prefix { $0 != "e" && $0 != "E" }
+            if number.isInfinite || (number == 0 && mantissa.contains(where: { ("1"..."9").contains($0) })) { return token }
+        }
+        return nil
+    }
+
+    static func numberProblem(_ number: String) -> String {
+        let shown = number.count > 40 ? String(number.prefix(37)) + "..." : number
+        guard Double(number)?.isInfinite == false else {
+            return "the number \(shown) is out of range (a field's number must be within ±\(Double.greatestFiniteMagnitude))"
+        }
+        return "the number \(shown) is out of range (too close to 0: the smallest a field's number can be is ±\(Double.leastNonzeroMagnitude))"
     }
 
     static func reason(_ error: Error) -> String {
@@ -288,5 +331,66 @@ enum JSONRow {
             text = "\(error)"
         }
         return text.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    }
+}
+
+
+/// Checks on raw bytes before they become text (a data row, a file name):
+/// decoding would turn invalid UTF-8 into U+FFFD and keep a NUL, and a
+/// marker would be drawn with the wrong text, or a file looked up under a
+/// name it does not have.
+public enum TextBytes {
+    /// Why `bytes` cannot be text (a NUL byte, invalid UTF-8), with the
+    /// 1-based byte position, e.g. `is not valid UTF-8 (byte 4 is 0xFF)`; nil when they can.
+    public static func problem<Bytes: Collection>(_ bytes: Bytes) -> String? where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0 { return "holds a NUL byte (byte \(index - bytes.startIndex + 1))" }
+            if byte < 0x80 { index += 1; continue }
+            // RFC 3629 section 4: the lead byte gives the length; no overlong forms, surrogates or values above U+10FFFF.
+            let length: Int, secondRange: ClosedRange<UInt8>
+            switch byte {
+            case 0xC2...0xDF: length = 2; secondRange = 0x80...0xBF
+            case 0xE0: length = 3; secondRange = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3; secondRange = 0x80...0xBF
+            case 0xED: length = 3; secondRange = 0x80...0x9F
+            case 0xF0: length = 4; secondRange = 0x90...0xBF
+            case 0xF1...0xF3: length = 4; secondRange = 0x80...0xBF
+            case 0xF4: length = 4; secondRange = 0x80...0x8F
+            default: return invalid(byte, at: index - bytes.startIndex)
+            }
+            guard index + length <= bytes.endIndex, secondRange.contains(bytes[index + 1]) else {
+                return invalid(byte, at: index - bytes.startIndex)
+            }
+            for next in (index + 2)..<(index + length) where !(0x80...0xBF).contains(bytes[next]) {
+                return invalid(byte, at: index - bytes.startIndex)
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// `bytes` for a message: valid UTF-8 as text, each other byte as `\xFF`.
+    public static func shown(_ bytes: [UInt8]) -> String {
+        var text = "", index = 0
+        scan: while index < bytes.count {
+            // One character: the only length (1 to 4 bytes) at which the bytes from here are valid.
+            for length in 1...4 where index + length <= bytes.count {
+                let piece = bytes[index..<(index + length)]
+                if bytes[index] != 0 && problem(piece) == nil {
+                    text += String(decoding: piece, as: UTF8.self)
+                    index += length
+                    continue scan
+                }
+            }
+            text += "\\x" + String(bytes[index], radix: 16, uppercase: true)
+            index += 1
+        }
+        return text
+    }
+
+    private static func invalid(_ byte: UInt8, at offset: Int) -> String {
+        "is not valid UTF-8 (byte \(offset + 1) is 0x\(String(byte, radix: 16, uppercase: true)))"
     }
 }

@@ -134,8 +134,10 @@ struct GeoJSONScanner {
 
     /// A feature's properties as fields (its `id` too when the properties have none), and a Point's coordinates.
     static func feature(_ bytes: [UInt8], line: Int) -> DataRowResult {
+        if let problem = TextBytes.problem(bytes) { return .malformed(line: line, problem: "the feature \(problem)") }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
+            if let number = JSONRow.outOfRangeNumber(bytes) { return .malformed(line: line, problem: JSONRow.numberProblem(number)) }
             return .malformed(line: line, problem: "the feature is not valid JSON (\(JSONRow.reason(error)))")
         }
         guard case .object(let feature) = value else {

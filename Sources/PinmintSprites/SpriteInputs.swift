@@ -114,6 +114,7 @@ public struct SpriteInputs: Sendable {
         var files: [String] = []
         while let relative = walker.nextObject() as? String {
             if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            if relative.unicodeScalars.contains("\u{FFFD}") { try Self.checkName(relative, in: folder) }
             let lowered = relative.lowercased()
             if lowered.hasSuffix(".svg") || lowered.hasSuffix(".png") { files.append(relative) }
         }
@@ -135,6 +136,34 @@ public struct SpriteInputs: Sendable {
         if sources.count == before {
             throw SpriteError(input: folder, problem: "no .svg or .png icons in the folder")
         }
+    }
+
+    /// Foundation lists a name that is not valid UTF-8 with U+FFFD in place
+    /// of the bad bytes, a name under which the file cannot be opened: an
+    /// icon (or a folder, which may hold icons) named so is refused, naming
+    /// the bad byte, rather than reported as unreadable. Ids are made from
+    /// names, and one with U+FFFD in it could not be asked for in a style.
+    static func checkName(_ relative: String, in folder: String) throws(SpriteError) {
+        let path = (folder as NSString).appendingPathComponent(relative)
+        var status = stat()
+        guard lstat(path, &status) != 0 else { return }      // a real U+FFFD in a valid name
+        let parent = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        var raw: [UInt8]? = nil
+        if let directory = opendir(parent) {
+            while let entry = readdir(directory) {
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+                if TextBytes.problem(bytes) != nil && String(decoding: bytes, as: UTF8.self) == name { raw = bytes; break }
+            }
+            closedir(directory)
+        }
+        guard let raw else { return }                          // gone since the listing: nothing to report
+        let rawPath = (Array((parent.isEmpty ? "" : parent + "/").utf8) + raw).map { CChar(bitPattern: $0) } + [0]
+        let isFolder = lstat(rawPath, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        let lowered = name.lowercased()
+        guard isFolder || lowered.hasSuffix(".svg") || lowered.hasSuffix(".png") else { return }
+        throw SpriteError(input: (parent.isEmpty ? "" : parent + "/") + TextBytes.shown(raw),
+                          problem: "the \(isFolder ? "folder" : "file") name \(TextBytes.problem(raw)!); "
+                          + "sprite ids are made from names: rename it")
     }
 
     /// `a/b.svg` → `a/b`.

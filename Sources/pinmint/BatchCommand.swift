@@ -27,7 +27,8 @@ Options:
                           of one PNG per marker; with --spacing PX, --max-size PX,
                           --unique, --minify and --sdf as in 'pinmint sprite'
   --format FORMAT         csv, jsonl or geojson (default: from the extension; needed for '-')
-  --index NAME            the index file's name in DIR (default index.json)
+  --index NAME            the index file's name in DIR (default index.json; not a name
+                          ending in .png, nor one of the --sprite files)
   --jobs N                threads (default: every core)
   --png MODE              PNG compression: fast, default or small
   --force                 render every marker, even those already up to date
@@ -36,15 +37,17 @@ Options:
 
 A re-run renders only the markers whose recipe (style, option values, scale)
 changed or whose file is missing or altered (hashes in the index). A row that
-fails (a malformed CSV or GeoJSON row, a missing field, a bad value, a
-duplicate id) is reported with its line while the other rows render. On a
+fails (a malformed CSV or GeoJSON row, text that is not UTF-8 or holds a
+NUL, a number out of range, a missing field, a bad value, a duplicate id)
+is reported with its line while the other rows render. On a
 terminal a progress bar shows the count, the rate and the time left.
 
 Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
 and the index counts the failures); 2 bad input or usage (nothing rendered;
 or the data broke off mid-way: the finished PNGs stay, the index is not
 replaced); 3 an unexpected failure. Every file is written whole (a temporary
-file, then a rename).
+file, then a rename); with --sprite, the sheets and the index replace the
+previous ones together or not at all.
 """
 
 func runBatch(_ rawArguments: [String]) -> Never {
@@ -64,6 +67,7 @@ func runBatch(_ rawArguments: [String]) -> Never {
 /// Runs the batch; returns the exit code (0 or 1), throws for 2.
 private func batch(_ rawArguments: [String]) throws -> Int32 {
     if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(batchHelp); return 0 }
+    try checkArgumentsAreUTF8(command: "pinmint batch")
     let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
                                   valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",
                                                  "--png", "--font-dir", "--spacing", "--max-size"],

@@ -40,13 +40,17 @@ Options:
 
 Every sheet is rendered and packed before any file is written: bad input
 (a missing file, a duplicate id, an image larger than --max-size, images
-that do not fit) writes nothing and exits with code 2 after one line naming
-the input and the problem. The summary line on standard error gives each
-sheet's size and packing efficiency (image pixels / sheet pixels).
+that do not fit, a name that is not UTF-8) writes nothing and exits with
+code 2 after one line naming the input and the problem. The files replace
+the previous sprite's together: if one cannot be written (a folder in its
+place), none is, and the previous files stay as they were. The summary
+line on standard error gives each sheet's size and packing efficiency
+(image pixels / sheet pixels).
 """
 
 func runSprite(_ rawArguments: [String]) throws {
     if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(spriteHelp); return }
+    try checkArgumentsAreUTF8(command: "pinmint sprite")
     let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
                                   valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
                                   flagOptions: ["--unique", "--sdf", "--minify", "--quiet"],
@@ -85,12 +89,21 @@ func runSprite(_ rawArguments: [String]) throws {
     }
     if !quiet { for warning in warnings.all { FileHandle.standardError.write(Data("pinmint: warning: \(warning)\n".utf8)) } }
     let folder = (base as NSString).deletingLastPathComponent
-    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+    let madeFolder = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
+    if madeFolder {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw UsageError(message: "\(folder): cannot create the folder: \(error.localizedDescription)")
         }
     }
-    for file in files { try PNGEncoder.writeAtomically(file.bytes, to: file.path) }
+    // Every file of the sprite, or none: a file that cannot be written leaves the old sprite as it was.
+    let set = FileSet()
+    do {
+        for file in files { try set.stage(file.bytes, for: file.path) }
+        try set.commit()
+    } catch {
+        if madeFolder { rmdir(folder) }
+        throw error
+    }
     if !quiet {
         FileHandle.standardError.write(Data("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n".utf8))
     }

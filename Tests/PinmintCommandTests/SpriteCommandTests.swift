@@ -299,3 +299,113 @@ struct SpritePNGInputTests {
         #expect(quiet.status == 0 && quiet.standardError.isEmpty)
     }
 }
+
+/// Regressions: output sets that were left half-written, files that
+/// replaced each other, and input that was misreported or drawn wrong.
+struct SpriteAndBatchOutputTests {
+    /// The files in `folder`, hidden ones (temporary files) included.
+    func listing(_ folder: String) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    @Test func aBlockedRetinaSheetLeavesTheOldSpriteAsItWas() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icon = folder.appendingPathComponent("pin.svg")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg"), to: icon)
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out + "/s@2x.png", withIntermediateDirectories: true)
+        try Data("old png".utf8).write(to: URL(fileURLWithPath: out + "/s.png"))
+        let result = try runPinmint(["sprite", icon.path, "-o", out + "/s", "--ratio", "1,2"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(out)/s@2x.png: is a folder; the sprite writes a file of this name\n")
+        #expect(try listing(out) == ["s.png", "s@2x.png"])
+        #expect(try String(contentsOfFile: out + "/s.png", encoding: .utf8) == "old png")
+    }
+
+    @Test func aBlockedBatchSpriteWritesNeitherSheetsNorIndex() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv")
+        try Data("id,price\na,1\nb,2\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out + "/s@2x.json", withIntermediateDirectories: true)
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}",
+                                     "--sprite", "s", "--scale", "1,2"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(out)/s@2x.json: is a folder; the sprite writes a file of this name\n")
+        #expect(try listing(out) == ["s@2x.json"])
+    }
+
+    @Test(arguments: [
+        (["--index", "a.png"], "--index a.png: a row's marker file could have this name"),
+        (["--index", "b@2x.PNG"], "--index b@2x.PNG: a row's marker file could have this name"),
+        (["--sprite", "index"], "--index index.json: --sprite index writes index.json too"),
+        (["--sprite", "tags", "--index", "tags@2x.png", "--scale", "1,2"], "--index tags@2x.png: --sprite tags writes tags@2x.png too"),
+    ])
+    func theIndexMayNotTakeAnotherOutputsName(_ extra: [String], _ message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("ok.csv")
+        try Data("id,price\na,1\nb,2\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "price-tag", "--set", "label={price}"] + extra)
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("pinmint: \(message)"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// Makes the file `folder/NAME`, NAME given as raw bytes (not valid UTF-8), as a copy of `source`.
+    func makeFile(in folder: String, rawName name: [UInt8], copying source: URL) throws {
+        let path = Array((folder + "/").utf8) + name
+        let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(descriptor >= 0)
+        let bytes = [UInt8](try Data(contentsOf: source))
+        #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        close(descriptor)
+    }
+
+    @Test func anIconNameThatIsNotUTF8IsNamedAsSuch() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = folder.appendingPathComponent("utf").path
+        try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+        let pin = repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg")
+        try FileManager.default.copyItem(at: pin, to: URL(fileURLWithPath: icons + "/good.svg"))
+        try makeFile(in: icons, rawName: Array("bad".utf8) + [0xFF] + Array(".svg".utf8), copying: pin)
+        let out = folder.appendingPathComponent("out/s").path
+        let walked = try runPinmint(["sprite", icons, "-o", out])
+        #expect(walked.status == 2)
+        #expect(walked.standardError == "pinmint: \(icons)/bad\\xFF.svg: the file name is not valid UTF-8 (byte 4 is 0xFF); "
+                + "sprite ids are made from names: rename it\n")
+        // Given by name: Process takes Strings, so the shell's printf puts the raw byte on the command line.
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" sprite \"$1$(printf 'bad\\377.svg')\" -o \"$2\"", pinmintBinary.path, icons + "/", out]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.hasPrefix("pinmint: \(icons)/bad\\xFF.svg: the argument is not valid UTF-8"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
+    @Test func badRowBytesAndHugeNumbersAreFailedRowsWithTheirLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("d.csv"), jsonl = folder.appendingPathComponent("d.jsonl")
+        try Data(Array("id,price\na,1\nb,2".utf8) + [0xFF] + Array("3\nc,x\u{0}y\nd,4\n".utf8)).write(to: csv)
+        try Data("{\"id\": \"x\", \"price\": 1}\n{\"id\": \"y\", \"price\": 1e400}\n".utf8).write(to: jsonl)
+        let out = folder.appendingPathComponent("out").path
+        let rows = try runPinmint(["batch", csv.path, "-o", out, "--style", "price-tag", "--set", "label={price}"])
+        #expect(rows.status == 1)
+        #expect(rows.standardError == "pinmint: \(csv.path):3: field 2 is not valid UTF-8 (byte 2 is 0xFF)\n"
+                + "pinmint: \(csv.path):4: field 2 holds a NUL byte (byte 2)\n")
+        #expect(try listing(out) == ["a.png", "d.png", "index.json"])
+        let numbers = try runPinmint(["batch", jsonl.path, "-o", out + "2", "--style", "price-tag", "--set", "label={price}"])
+        #expect(numbers.status == 1)
+        #expect(numbers.standardError == "pinmint: \(jsonl.path):2: the number 1e400 is out of range "
+                + "(a field's number must be within ±1.7976931348623157e+308)\n")
+    }
+}

@@ -127,3 +127,67 @@ struct FieldTemplateTests {
         #expect(missing.name == "price" && template.fieldNames == ["name", "price"])
     }
 }
+
+/// Rows whose bytes are not text, and numbers a double cannot hold: each is
+/// a malformed row naming its line, and the rows around it still read.
+struct RowBytesTests {
+    /// Every row (or problem) of a file of raw `bytes`, as `readAll` gives them.
+    func readAll(bytes: [UInt8], name: String) throws -> [String] {
+        let path = try writeTemporary("", name: name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let reader = try DataRowReader(path: path, format: nil)
+        var rows: [String] = []
+        while let result = try reader.next() {
+            switch result {
+            case .row(let row): rows.append("\(row.line) " + row.fields.keys.sorted().map { "\($0)=\(row.fields[$0]!)" }.joined(separator: " "))
+            case .malformed(let line, let problem): rows.append("\(line) ! \(problem)")
+            }
+        }
+        return rows
+    }
+
+    static let cases: [(name: String, file: String, bytes: [UInt8], rows: [String])] = [
+        ("CSV, invalid UTF-8", "d.csv", Array("id,label\na,x".utf8) + [0xFF] + Array("y\nb,ok\n".utf8),
+         ["2 ! field 2 is not valid UTF-8 (byte 2 is 0xFF)", "3 id=b label=ok"]),
+        ("CSV, a NUL byte", "d.csv", Array("id,label\na,x\u{0}y\nb,ok\n".utf8), ["2 ! field 2 holds a NUL byte (byte 2)", "3 id=b label=ok"]),
+        ("CSV, a surrogate", "d.csv", Array("id\n".utf8) + [0xED, 0xA0, 0x80] + Array("\nb\n".utf8),
+         ["2 ! field 1 is not valid UTF-8 (byte 1 is 0xED)", "3 id=b"]),
+        ("CSV, a truncated sequence in quotes", "d.csv", Array("id,label\na,\"".utf8) + [0xE8, 0x90] + Array("\"\nb,萬\n".utf8),
+         ["2 ! field 2 is not valid UTF-8 (byte 1 is 0xE8)", "3 id=b label=萬"]),
+        ("JSON lines, invalid UTF-8", "d.jsonl", Array("{\"id\": \"a\", \"label\": \"".utf8) + [0xC0, 0xAF] + Array("\"}\n{\"id\": \"b\"}\n".utf8),
+         ["1 ! the line is not valid UTF-8 (byte 23 is 0xC0)", "2 id=b"]),
+        ("JSON lines, a raw NUL", "d.jsonl", Array("{\"id\": \"a\u{0}\"}\n{\"id\": \"b\"}\n".utf8),
+         ["1 ! the line holds a NUL byte (byte 10)", "2 id=b"]),
+        ("JSON lines, an escaped NUL", "d.jsonl", Array("{\"id\": \"a\\u0000\"}\n{\"id\": \"b\"}\n".utf8),
+         ["1 ! field 'id' holds a NUL character (\\u0000)", "2 id=b"]),
+        ("JSON lines, a number out of range", "d.jsonl", Array("{\"id\": \"a\"}\n{\"id\": \"b\", \"price\": 1e400}\n{\"id\": \"c\", \"n\": \"1e400\"}\n".utf8),
+         ["1 id=a", "2 ! the number 1e400 is out of range (a field's number must be within ±1.7976931348623157e+308)", "3 id=c n=1e400"]),
+        ("JSON lines, a negative number out of range", "d.jsonl", Array("{\"price\": -2E+999}\n".utf8),
+         ["1 ! the number -2E+999 is out of range (a field's number must be within ±1.7976931348623157e+308)"]),
+        ("JSON lines, a number too close to 0", "d.jsonl", Array("{\"id\": \"z\", \"price\": 0.0e-999}\n{\"price\": 1.5e-400}\n".utf8),
+         ["1 id=z price=0", "2 ! the number 1.5e-400 is out of range (too close to 0: the smallest a field's number can be is ±5e-324)"]),
+        ("GeoJSON, a number out of range and invalid UTF-8", "d.geojson",
+         Array("{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {\"p\": 1e309}},\n{\"type\": \"Feature\", \"properties\": {\"p\": \"".utf8)
+            + [0xFF] + Array("\"}},\n{\"type\": \"Feature\", \"properties\": {\"id\": \"c\"}}]}\n".utf8),
+         ["2 ! the number 1e309 is out of range (a field's number must be within ±1.7976931348623157e+308)",
+          "3 ! the feature is not valid UTF-8 (byte 42 is 0xFF)", "4 id=c"]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func badRowBytes(_ index: Int) throws {
+        let test = Self.cases[index]
+        #expect(try readAll(bytes: test.bytes, name: test.file) == test.rows, "\(test.name)")
+    }
+
+    @Test(arguments: [
+        (Array("plain 萬".utf8), nil, "plain 萬"),
+        ([0x61, 0xFF, 0x62], "is not valid UTF-8 (byte 2 is 0xFF)", "a\\xFFb"),
+        ([0xF4, 0x90, 0x80, 0x80], "is not valid UTF-8 (byte 1 is 0xF4)", "\\xF4\\x90\\x80\\x80"),   // above U+10FFFF
+        ([0xC1, 0xBF], "is not valid UTF-8 (byte 1 is 0xC1)", "\\xC1\\xBF"),                       // overlong
+        ([0x78, 0x00], "holds a NUL byte (byte 2)", "x\\x0"),
+    ] as [([UInt8], String?, String)])
+    func textBytes(_ bytes: [UInt8], _ problem: String?, _ shown: String) {
+        #expect(TextBytes.problem(bytes) == problem)
+        #expect(TextBytes.shown(bytes) == shown)
+    }
+}
