@@ -93,6 +93,12 @@ public struct MarkerFile: Sendable {
 
     public init(json data: Data, input: String, baseDirectory: String) throws(MarkerError) {
         let root = try JSONValue.parse(data, name: input)
+        if case .object(let members) = root, let preset = members["preset"] {
+            guard case .string = preset else {
+                throw MarkerError(input: input, path: "preset", problem: "expected a preset's name (a string: "
+                                  + "\(MarkerStyle.presetNames.joined(separator: ", ")))")
+            }
+        }
         guard case .object(let members) = root, case .string(let preset)? = members["preset"] else {
             let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
             style = try MarkerStyle(json: data, name: name, input: input, baseDirectory: baseDirectory)

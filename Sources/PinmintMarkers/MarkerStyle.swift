@@ -17,6 +17,13 @@ import PinmintRaster
 /// `"name!=value"` compare, `"a|b"` holds when either does, and a list of
 /// conditions must all hold.
 public struct MarkerStyle: Sendable {
+    /// Names a style option may not have: `pinmint render` takes each
+    /// option as `--NAME`, and these are its own flags (and the short
+    /// aliases -o, -q, -h), which an option of that name could never be set past.
+    public static let reservedOptionNames: Set<String> = [
+        "output", "meta", "scale", "id", "png", "quiet", "font-dir", "help", "version", "o", "q", "h",
+    ]
+
     /// One option a style takes (`--label 5200萬` on the command line).
     public struct Option: Sendable, Hashable {
         public enum Kind: Sendable, Hashable {
@@ -81,6 +88,11 @@ public struct MarkerStyle: Sendable {
         var seen = Set<String>()
         for option in options where !seen.insert(option.name).inserted {
             throw MarkerError(input: input, path: "options", problem: "option '\(option.name)' is declared twice")
+        }
+        for (index, option) in options.enumerated() where MarkerStyle.reservedOptionNames.contains(option.name) {
+            throw MarkerError(input: input, path: "options[\(index)].name",
+                              problem: "'\(option.name)' is a flag of pinmint render itself (\(MarkerStyle.reservedOptionNames.sorted().joined(separator: ", "))): "
+                                + "a style option cannot take it")
         }
         self.options = options
 

@@ -113,8 +113,13 @@ struct PartDecoder {
         case "path":
             guard let data = try reader.string("data") else { throw reader.error("data", "missing (SVG path data)") }
             let parsed = try pathData(data, path: reader.place("data"))
-            let box = try viewBox(&reader, default: parsed.bounds ?? Rect(x: 0, y: 0, width: 1, height: 1))
-            shape = .path(parsed, viewBox: box)
+            let bounds = parsed.bounds ?? Rect(x: 0, y: 0, width: 1, height: 1)
+            // The path is scaled from its viewBox (by default its bounds) to the part's frame.
+            if !reader.has("viewBox") && !(bounds.width > 0 && bounds.height > 0) {
+                throw reader.error("data", "the path's bounds are \(bounds.width) x \(bounds.height): without a viewBox "
+                                   + "it needs a positive width and height to be scaled to the part")
+            }
+            shape = .path(parsed, viewBox: try viewBox(&reader, default: bounds))
         case "bubble":
             let radius = try reader.number("radius", range: lengths) ?? 6
             var arrow: Shape.Arrow? = Shape.Arrow()

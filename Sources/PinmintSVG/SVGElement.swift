@@ -70,6 +70,14 @@ final class SVGTreeReader: NSObject, XMLParserDelegate {
     private static func explain(_ code: Int) -> String {
         // libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE, which has no ErrorCode case.
         if code == 201 { return "a namespace prefix is used without its xmlns declaration" }
+        // libxml2's numbers (XMLParser's codes are the same) for errors that have no ErrorCode case here.
+        switch code {
+        case 9: return "an invalid character (the file is not valid UTF-8, or holds a control character)"
+        case 26, 27: return "an entity that is not declared"
+        case 29: return "an external entity (external entities are not read)"
+        case 89: return "entities that refer to each other in a loop or expand too far (not expanded)"
+        default: break
+        }
         switch XMLParser.ErrorCode(rawValue: code) {
         case .prematureDocumentEndError?: return "the document ends before its elements are closed"
         case .emptyDocumentError?: return "the document is empty"
@@ -79,7 +87,7 @@ final class SVGTreeReader: NSObject, XMLParserDelegate {
         case .ltRequiredError?, .gtRequiredError?: return "a malformed tag"
         case .notWellBalancedError?: return "elements are not well balanced"
         case .documentStartError?: return "content before the root element"
-        default: return "XML parser error \(code)"
+        default: return "XML error \(code) (libxml2's error number)"
         }
     }
 

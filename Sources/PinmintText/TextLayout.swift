@@ -233,7 +233,9 @@ struct LineSetter {
         let x = style.hinting == .none ? pen.x : pen.x.rounded()
         line.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
                                            outline: item.outline))
-        pen.x += item.outline.advance + style.letterSpacing * scale
+        // A negative spacing tightens down to stacking: the pen never moves
+        // back, so a line's width is never negative.
+        pen.x += max(0, item.outline.advance + style.letterSpacing * scale)
         pen.previousMember = item.member
         pen.previousGlyph = item.glyph
     }

@@ -9,7 +9,8 @@ public enum TextAlignment: String, Sendable, CaseIterable {
 public struct TextStyle: Sendable, Hashable {
     /// Em size in points (default 12).
     public var fontSize: Double
-    /// Extra space after every character, in points (default 0; negative tightens).
+    /// Extra space after every character, in points (default 0; negative
+    /// tightens, at most until characters stack: the pen never moves back).
     public var letterSpacing: Double
     /// Baseline-to-baseline distance in points; nil (default) uses the
     /// largest line height the fonts in use recommend.

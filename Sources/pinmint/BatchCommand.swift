@@ -109,7 +109,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     } else if data == "-" {
         throw UsageError(message: "pinmint batch: reading standard input needs --format csv|jsonl|geojson")
     }
-    let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
+    let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
     let indexName = arguments.value("--index") ?? "index.json"
     guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
         throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
@@ -127,8 +127,8 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
             throw UsageError(message: "pinmint batch: --sprite '\(name)' must be a file name (no folders)")
         }
         var sprite = BatchConfiguration.SpriteOutput(name: name)
-        sprite.spacing = Int(try arguments.number("--spacing", default: 0, range: 0...64))
-        sprite.maximumSize = Int(try arguments.number("--max-size", default: Double(SpriteSheet.defaultMaximumSize), range: 64...16384))
+        sprite.spacing = try arguments.integer("--spacing", default: 0, range: 0...64)
+        sprite.maximumSize = try arguments.integer("--max-size", default: SpriteSheet.defaultMaximumSize, range: 64...16384)
         sprite.unique = arguments.flag("--unique")
         sprite.minified = arguments.flag("--minify")
         sprite.sdf = arguments.flag("--sdf")

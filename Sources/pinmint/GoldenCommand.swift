@@ -71,8 +71,7 @@ func runGolden(_ rawArguments: [String]) -> Never {
             }
             update = mode
         }
-        let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount),
-                                            range: 1...256))
+        let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let report = arguments.value("--report")
         if let report { try checkReportPath(report) }
         let renderers = goldenRenderers()

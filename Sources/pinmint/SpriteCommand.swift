@@ -63,9 +63,9 @@ func runSprite(_ rawArguments: [String]) throws {
     let base = output.lowercased().hasSuffix(".png") || output.lowercased().hasSuffix(".json")
         ? (output as NSString).deletingPathExtension : output
     let ratios = try ratioList(arguments, option: "--ratio", default: [1, 2])
-    let spacing = Int(try arguments.number("--spacing", default: 0, range: 0...64))
-    let maximumSize = Int(try arguments.number("--max-size", default: Double(SpriteSheet.defaultMaximumSize), range: 64...16384))
-    let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
+    let spacing = try arguments.integer("--spacing", default: 0, range: 0...64)
+    let maximumSize = try arguments.integer("--max-size", default: SpriteSheet.defaultMaximumSize, range: 64...16384)
+    let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
     let mode = try pngMode(arguments)
     let quiet = arguments.flag("--quiet")
     let fontFolders = try checkedFontFolders(arguments)

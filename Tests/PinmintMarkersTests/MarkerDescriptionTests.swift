@@ -72,10 +72,28 @@ import Testing
         (##"{"marker": {"type": "box"}"##, "test.json: not valid JSON"),
         (##"{"options": [{"name": "x", "type": "number", "range": [0, 1], "default": 5}], "marker": {"type": "box"}}"##,
          "test.json: options[0].default: 5 is out of range (0...1)"),
+        (##"{"options": [{"name": "meta", "type": "text", "default": ""}], "marker": {"type": "box"}}"##,
+         "test.json: options[0].name: 'meta' is a flag of pinmint render itself"),
+        (##"{"options": [{"name": "o", "type": "text", "default": ""}], "marker": {"type": "box"}}"##,
+         "test.json: options[0].name: 'o' is a flag of pinmint render itself"),
+        (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H0V0Z"}}}"##,
+         "test.json: marker.shape.data: the path's bounds are 0.0 x 0.0: without a viewBox"),
+        (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H10"}}}"##,
+         "test.json: marker.shape.data: the path's bounds are 10.0 x 0.0"),
     ])
     func badDescriptionsNameThePlaceAndTheProblem(json: String, expected: String) {
         let message = problem { try style(json).resolve(options: [:]) }
         #expect(message.hasPrefix(expected), "\(message)")
+    }
+
+    @Test func aPresetThatIsNotANameIsNamedAsTheProblem() {
+        let message = problem { try MarkerFile(json: Data(#"{"preset": 5}"#.utf8), input: "m.json", baseDirectory: "") }
+        #expect(message.hasPrefix("m.json: preset: expected a preset's name"), "\(message)")
+    }
+
+    @Test func aHorizontalPathWithAViewBoxIsFine() throws {
+        let json = ##"{"marker": {"type": "box", "width": 20, "height": 20, "fill": "#000", "shape": {"type": "path", "data": "M0 0H10", "viewBox": [0, -5, 10, 10]}}}"##
+        _ = try style(json).resolve(options: [:])
     }
 
     @Test func optionErrorsNameTheOption() throws {
@@ -130,5 +148,21 @@ import Testing
                 #expect(marker.metadata.width > 10 && marker.metadata.height > 10)
             }
         }
+    }
+}
+
+/// Letter spacing tightens text down to stacked characters, never past.
+@Suite struct LetterSpacingTests {
+    @Test func theMostNegativeSpacingKeepsTheTextBoxNonNegative() throws {
+        let json = ##"{"marker": {"type": "text", "text": "aaaa", "letterSpacing": -100, "content": true}}"##
+        let style = try MarkerStyle(json: Data(json.utf8), name: "test", input: "test.json", baseDirectory: "")
+        let marker = try makeRenderer().render(style: style, scale: 1)[0]
+        let content = try #require(marker.metadata.contentBox)
+        #expect(content.width >= 0 && marker.metadata.width > 0)
+        // Stacked: no wider than one character (plus its rounding).
+        let single = try MarkerStyle(json: Data(##"{"marker": {"type": "text", "text": "a", "content": true}}"##.utf8),
+                                     name: "test", input: "test.json", baseDirectory: "")
+        let one = try makeRenderer().render(style: single, scale: 1)[0]
+        #expect(marker.metadata.width <= one.metadata.width + 1)
     }
 }

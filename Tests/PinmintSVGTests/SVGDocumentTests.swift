@@ -94,6 +94,17 @@ struct SVGDocumentTests {
         #expect(error?.description.contains("\n") == false)
     }
 
+    @Test func deeplyNestedOpacityGroupsAreRefused() throws {
+        // Each translucent group composites through a layer the size of the canvas.
+        let depth = 40
+        let groups = String(repeating: "<g opacity=\"0.9\">", count: depth) + "<rect width=\"10\" height=\"10\"/>"
+            + String(repeating: "</g>", count: depth)
+        let svg = try document("<svg width=\"10\" height=\"10\">\(groups)</svg>")
+        #expect(throws: SVGError.self) { try svg.render(scale: 1) }
+        let shallow = try document("<svg width=\"10\" height=\"10\"><g opacity=\"0.5\"><rect width=\"10\" height=\"10\"/></g></svg>")
+        #expect(abs(try shallow.render(scale: 1).pixel(x: 5, y: 5).alpha - 0.5) < 0.01)
+    }
+
     @Test func renderRefusesOversizedCanvas() throws {
         let svg = try document("<svg width=\"10000\" height=\"10\"/>")
         #expect(throws: SVGError.self) { try svg.render(scale: 2) }

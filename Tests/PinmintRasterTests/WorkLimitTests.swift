@@ -1,0 +1,95 @@
+import Foundation
+import PinmintGeometry
+@testable import PinmintRaster
+import Testing
+
+/// The limits on what one canvas's drawings may take: work and layers.
+struct WorkLimitTests {
+    /// A five-pointed star drawn non-zero: its inner corners make exact rows.
+    static func star(scale: Double) -> Path {
+        var path = Path()
+        for index in 0..<5 {
+            let angle = Double(index) * 4 * .pi / 5 - .pi / 2
+            let point = Point(50 + 45 * cos(angle), 50 + 45 * sin(angle)) * scale
+            if index == 0 { path.move(to: point) } else { path.line(to: point) }
+        }
+        path.close()
+        return path
+    }
+
+    static func pixels(_ canvas: Canvas) -> [UInt16] { canvas.makeImage().pixels }
+
+    @Test func aDrawingOverTheLimitIsRefusedBeforeItIsDrawn() throws {
+        let canvas = try Canvas(width: 200, height: 200)
+        canvas.workLimit = 10_000
+        var square = Path(); square.addRect(Rect(x: 0, y: 0, width: 200, height: 200))
+        #expect(throws: RasterError.self) { try canvas.fill(square, paint: .solid(.black)) }
+        #expect(canvas.pixel(x: 100, y: 100).alpha == 0)
+        // A small shape still fits.
+        let small = try Canvas(width: 200, height: 200)
+        small.workLimit = 10_000
+        var dot = Path(); dot.addRect(Rect(x: 10, y: 10, width: 20, height: 20))
+        try small.fill(dot, paint: .solid(.black))
+        #expect(small.pixel(x: 15, y: 15).alpha == 1)
+        #expect(small.work > 0 && small.work <= 10_000)
+    }
+
+    @Test func workAddsUpOverDrawings() throws {
+        let canvas = try Canvas(width: 100, height: 100)
+        var square = Path(); square.addRect(Rect(x: 0, y: 0, width: 100, height: 100))
+        try canvas.fill(square, paint: .solid(.black))
+        let one = canvas.work
+        canvas.workLimit = one * 3 + one / 2
+        try canvas.fill(square, paint: .solid(.black))
+        try canvas.fill(square, paint: .solid(.black))
+        #expect(throws: RasterError.self) { try canvas.fill(square, paint: .solid(.black)) }
+    }
+
+    /// Refusals at every stage (before accumulating, before the exact pass)
+    /// leave the pooled rasterizer clean: the next canvas draws the star
+    /// exactly as a canvas that never refused.
+    @Test func refusalsLeaveTheScratchBuffersClean() throws {
+        let star = WorkLimitTests.star(scale: 2)
+        let reference = try Canvas(width: 200, height: 200)
+        try reference.fill(star, paint: .solid(.black))
+        let total = reference.work
+        #expect(total > 0)
+        for step in 1..<16 {
+            let limited = try Canvas(width: 200, height: 200)
+            limited.workLimit = total * step / 16
+            _ = try? limited.fill(star, paint: .solid(.black))
+            let again = try Canvas(width: 200, height: 200)
+            try again.fill(star, paint: .solid(.black))
+            #expect(WorkLimitTests.pixels(again) == WorkLimitTests.pixels(reference), "limit \(step)/16")
+        }
+    }
+
+    @Test func shadowsAndLayersAreCharged() throws {
+        let canvas = try Canvas(width: 400, height: 400)
+        var square = Path(); square.addRect(Rect(x: 100, y: 100, width: 200, height: 200))
+        try canvas.fill(square, paint: .solid(.black))
+        let plain = canvas.work
+        let shadowed = try Canvas(width: 400, height: 400)
+        try shadowed.fill(square, paint: .solid(.black), shadow: Shadow(color: .black, offset: Point(0, 2), blurRadius: 20))
+        #expect(shadowed.work > plain * 4)
+        let layered = try Canvas(width: 400, height: 400)
+        try layered.beginLayer()
+        try layered.endLayer(opacity: 0.5)
+        #expect(layered.work == 400 * 400)
+    }
+
+    @Test func layersNestToTheDepthLimit() throws {
+        let canvas = try Canvas(width: 10, height: 10)
+        for _ in 1..<Canvas.maximumLayerDepth { try canvas.beginLayer() }
+        #expect(throws: RasterError.self) { try canvas.beginLayer() }
+        try canvas.endLayer()
+        try canvas.beginLayer()
+    }
+
+    @Test func largeCanvasesAllowFewerLayers() throws {
+        // 4096 × 4096 × 8 bytes = 128 MiB a layer: the canvas and 7 layers fill 1 GiB.
+        let canvas = try Canvas(width: 4096, height: 4096)
+        for _ in 0..<7 { try canvas.beginLayer() }
+        #expect(throws: RasterError.self) { try canvas.beginLayer() }
+    }
+}
