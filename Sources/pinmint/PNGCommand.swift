@@ -15,7 +15,8 @@ Options:
   -h, --help          this help
 
 FILE or IN may be '-' for standard input. Output is written atomically, to
-OUT exactly as named (not over IN).
+OUT exactly as named; OUT may be IN (re-encoded in place: IN is read whole
+first, and replaced only once the new file is complete).
 A file that is not a PNG, is truncated or corrupt, or is over the size
 limits (16384 pixels a side, 16777216 pixels) is an error (exit code 2).
 Gamma: sRGB and iCCP files are taken as sRGB (profiles are not applied);
@@ -53,7 +54,8 @@ func runPNG(_ rawArguments: [String]) throws {
             throw UsageError(message: "pinmint png convert: missing -o OUT.png")
         }
         try checkOutputPath(output, option: "-o", command: "pinmint png convert")
-        try refuseClashingOutputs([(output, "-o")], input: input, command: "pinmint png convert")
+        // In place is safe: the input is read whole before the atomic write replaces it.
+        try refuseClashingOutputs([(output, "-o")], input: nil, command: "pinmint png convert")
         let mode = try pngMode(arguments)
         let bytes = try PNGDecoder.readFile(input)
         let decoded = try PNGDecoder.decode(bytes, name: input)

@@ -27,14 +27,21 @@ struct PNGCommandTests {
     }
 
     /// `png convert A -o A` is refused: an output is never the input.
-    @Test func convertNeverWritesOverItsInput() throws {
+    /// Re-encoding in place is safe (the input is read whole, the output
+    /// written atomically): the file becomes the converted PNG, same pixels.
+    @Test func convertInPlaceReplacesTheFileWhole() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("pin.png").path
         try FileManager.default.copyItem(atPath: reference, toPath: copy)
-        let result = try runPinmint(["png", "convert", copy, "-o", folder.appendingPathComponent("./pin.png").path])
-        #expect(result.status == 2 && result.standardError.contains("is the input file"), "\(result.standardError)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: reference)))
+        let result = try runPinmint(["png", "convert", copy, "-o", folder.appendingPathComponent("./pin.png").path,
+                                     "--png", "small"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let before = try PNGDecoder.decode(try PNGDecoder.readFile(reference), name: "reference").image
+        let after = try PNGDecoder.decode(try PNGDecoder.readFile(copy), name: "copy").image
+        #expect(before.pixels == after.pixels)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["pin.png"])
     }
 
     @Test(arguments: [
