@@ -140,6 +140,13 @@ struct ObjectReader {
         return try JSONValue.number(value, at: place(key), input: input, range: range)
     }
 
+    /// A whole number within `range` ("maxLines": 2; not 1.5).
+    mutating func integer(_ key: String, range: ClosedRange<Int>) throws(MarkerError) -> Int? {
+        guard let number = try number(key, range: Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
+        guard number == number.rounded() else { throw error(key, "\(number) is not a whole number") }
+        return Int(number)
+    }
+
     mutating func bool(_ key: String) throws(MarkerError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw error(key, "expected true or false, found \(value.typeName)") }

@@ -328,7 +328,7 @@ struct PartDecoder {
             text.color = try color(colorValue, path: reader.place("color"))
         }
         text.alignment = try reader.choice("align", TextAlignment.self) ?? .left
-        text.maxLines = Int(try reader.number("maxLines", range: 1...100) ?? 1)
+        text.maxLines = try reader.integer("maxLines", range: 1...100) ?? 1
         text.letterSpacing = try reader.number("letterSpacing", range: -100...100) ?? 0
         text.lineHeight = try reader.number("lineHeight", range: 1...MarkerLimits.maximumLength)
         if let haloValue = reader.value("halo") {

@@ -43,6 +43,8 @@ private let renderFlagOptions: Set<String> = ["--quiet", "--help"]
 private let renderAliases = ["-o": "--output", "-q": "--quiet", "-h": "--help"]
 
 func runRender(_ rawArguments: [String]) throws {
+    // A label or file name with bytes that are not UTF-8 would arrive with U+FFFD in their place.
+    try checkArgumentsAreUTF8(command: "pinmint render")
     guard let input = renderInput(rawArguments) else {
         if rawArguments.isEmpty { failWithUsage(renderHelp) }
         if rawArguments.contains("--help") || rawArguments.contains("-h") { print(renderHelp); return }

@@ -241,3 +241,24 @@ struct MarkerCommandTests {
         #expect(result.status == 0 && text.contains("--title") && text.contains("--shadow-radius"))
     }
 }
+
+/// Text given on the command line is UTF-8 or refused (Swift would hand
+/// the label over with U+FFFD in place of the bad byte, and draw that).
+@Suite struct RenderArgumentBytesTests {
+    @Test func aLabelThatIsNotUTF8IsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("tag.png").path
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" render price-tag --label \"$(printf 'a\\377b')\" -o \"$1\"", pinmintBinary.path, out]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.hasPrefix("pinmint: a\\xFFb: the argument is not valid UTF-8"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

@@ -78,6 +78,8 @@ import Testing
          "test.json: options[0].name: 'o' is a flag of pinmint render itself"),
         (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H0V0Z"}}}"##,
          "test.json: marker.shape.data: the path's bounds are 0.0 x 0.0: without a viewBox"),
+        (##"{"marker": {"type": "text", "text": "a", "maxLines": 1.5}}"##,
+         "test.json: marker.maxLines: 1.5 is not a whole number"),
         (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H10"}}}"##,
          "test.json: marker.shape.data: the path's bounds are 10.0 x 0.0"),
     ])
