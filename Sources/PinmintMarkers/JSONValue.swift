@@ -36,9 +36,25 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
             throw error
         } catch let DecodingError.dataCorrupted(context) {
             let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+                ?? JSONValue.syntaxProblem(data)
             throw MarkerError(input: name, problem: "not valid JSON" + (reason.map { ": \($0)" } ?? ""))
         } catch {
-            throw MarkerError(input: name, problem: "not valid JSON")
+            throw MarkerError(input: name, problem: "not valid JSON" + (JSONValue.syntaxProblem(data).map { ": \($0)" } ?? ""))
+        }
+    }
+
+    /// What JSONSerialization says is wrong with `data` (JSONDecoder on
+    /// Linux gives no reason): "unexpected end of file during JSON parse",
+    /// "too many nested arrays or dictionaries around character 513". Only
+    /// on the error path, so valid input is parsed once.
+    private static func syntaxProblem(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !text.isEmpty else { return nil }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text.prefix(1).lowercased() + text.dropFirst()
         }
     }
 

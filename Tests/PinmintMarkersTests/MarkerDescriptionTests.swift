@@ -69,7 +69,7 @@ import Testing
         (##"{"marker": {"type": "icon"}}"##, "test.json: marker.path: missing: an icon needs 'file'"),
         (##"{"marker": [1]}"##, "test.json: marker: expected a part (an object), found an array"),
         (##"{"marker": {"type": "box"}, "variants": {}}"##, "test.json: variants: give either 'marker' or 'variants'"),
-        (##"{"marker": {"type": "box"}"##, "test.json: not valid JSON"),
+        (##"{"marker": {"type": "box"}"##, "test.json: not valid JSON: unexpected end of file"),
         (##"{"options": [{"name": "x", "type": "number", "range": [0, 1], "default": 5}], "marker": {"type": "box"}}"##,
          "test.json: options[0].default: 5 is out of range (0...1)"),
         (##"{"options": [{"name": "meta", "type": "text", "default": ""}], "marker": {"type": "box"}}"##,
@@ -91,6 +91,12 @@ import Testing
     @Test func aPresetThatIsNotANameIsNamedAsTheProblem() {
         let message = problem { try MarkerFile(json: Data(#"{"preset": 5}"#.utf8), input: "m.json", baseDirectory: "") }
         #expect(message.hasPrefix("m.json: preset: expected a preset's name"), "\(message)")
+    }
+
+    @Test func jsonNestedTooDeepForTheParserSaysSo() {
+        let json = #"{"marker": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        let message = problem { try style(json).resolve(options: [:]) }
+        #expect(message.hasPrefix("test.json: not valid JSON: too many nested arrays or dictionaries"), "\(message)")
     }
 
     @Test func aHorizontalPathWithAViewBoxIsFine() throws {
