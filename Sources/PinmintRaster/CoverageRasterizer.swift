@@ -231,8 +231,6 @@ struct CoverageRasterizer {
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
-        // The rows the edges cross, for the work estimate (each edge may touch one more).
-        var edgeHeights: Double = 0
         // Plain comparisons (edges are finite): `min`/`max` on floats also order NaNs, at twice the instructions.
         for edge in edges.buffer {
             let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
@@ -241,7 +239,6 @@ struct CoverageRasterizer {
             if right > maxX { maxX = right }
             if edge.yTop < minY { minY = edge.yTop }
             if edge.yBottom > maxY { maxY = edge.yBottom }
-            edgeHeights += Double(edge.yBottom - edge.yTop)
         }
         // The clips' edges matter only where the shape is.
         pathRules.removeAll(keepingCapacity: true)
@@ -264,9 +261,10 @@ struct CoverageRasterizer {
         let visibleWidth = min(bounds.x1 - originX, stride - 1)
         guard visibleWidth > 0 else { return }
         // Cells of the rows spanned, and the rows each edge crosses (an edge
-        // in a row costs about what eight cells do).
-        lastWork = (lastRow - firstRow) * stride
-            + CoverageRasterizer.edgeRowWork * (2 * edges.count + Int(min(edgeHeights, Double(Int.max / 64))))
+        // in a row costs about what eight cells do). The rows are counted
+        // only when every edge crossing every row could pass the limit.
+        let edgeCount = edges.count
+        lastWork = estimatedWork(rows: lastRow - firstRow, stride: stride)
         guard lastWork <= workLimit else { return }
 
         let bandHeight = max(1, min(lastRow - firstRow, CoverageRasterizer.maximumBandCells / stride))
@@ -283,7 +281,6 @@ struct CoverageRasterizer {
         exactRows.prepareFlags(rowCount: bandHeight)
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
 
-        let edgeCount = edges.count
         let edges = self.edges.buffer
         accumulation.withUnsafeMutableBufferPointer { accumulation in
         touchedCells.withUnsafeMutableBufferPointer { touchedCells in
@@ -321,10 +318,7 @@ struct CoverageRasterizer {
                     anyExact = (0..<(bandBottom - bandTop)).contains { flags[$0] }
                 }
                 if anyExact {
-                    // The exact pass looks at every edge for each flagged row,
-                    // and decomposes the row by its pieces (hundreds of cells' worth each).
-                    let flagged = (0..<(bandBottom - bandTop)).reduce(0) { $0 + (flags[$1] ? 1 : 0) }
-                    lastWork += flagged * edgeCount * CoverageRasterizer.exactPieceWork
+                    lastWork += CoverageRasterizer.exactPassWork(flags: flags, rows: bandBottom - bandTop, edgeCount: edgeCount)
                     if lastWork > workLimit {
                         // Stop, leaving the buffers as the next call expects them: cleared.
                         let bandRows = bandBottom - bandTop
@@ -365,6 +359,31 @@ struct CoverageRasterizer {
                 bandTop = bandBottom
             }
         }}}}
+    }
+
+    /// `lastWork` before the exact pass: the cells of the rows spanned and
+    /// the rows each edge crosses (an edge in a row costs about what eight
+    /// cells do). The rows are counted only when every edge crossing every
+    /// row could pass the limit. Not inlined: the drawing loop stays as it was.
+    @inline(never)
+    private func estimatedWork(rows: Int, stride: Int) -> Int {
+        let edgeCount = edges.count
+        var work = rows * stride + CoverageRasterizer.edgeRowWork * 2 * edgeCount
+        if work + CoverageRasterizer.edgeRowWork * edgeCount * rows > workLimit {
+            var edgeHeights: Double = 0
+            for edge in edges.buffer { edgeHeights += Double(edge.yBottom - edge.yTop) }
+            work += CoverageRasterizer.edgeRowWork * Int(min(edgeHeights, Double(Int.max / 64)))
+        }
+        return work
+    }
+
+    /// The work of a band's exact pass: it looks at every edge for each
+    /// flagged row and decomposes the row by its pieces (hundreds of cells'
+    /// worth each).
+    @inline(never)
+    private static func exactPassWork(flags: UnsafeMutablePointer<Bool>, rows: Int, edgeCount: Int) -> Int {
+        let flagged = (0..<rows).reduce(0) { $0 + (flags[$1] ? 1 : 0) }
+        return flagged * edgeCount * CoverageRasterizer.exactPieceWork
     }
 
     /// Where accumulation records which chain passes through which pixel.
