@@ -6,15 +6,9 @@ import PinmintMarkers
 public enum AtomicFile {
     private static let counter = AtomicCounter()
 
-    public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
-        // The temporary file beside the target: the path up to its last '/', then ".NAME.PID.N.tmp".
-        // Split on the UTF-8 bytes: NSString's path methods took as long as the writing's own code.
-        let utf8 = path.utf8
-        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
-        let temporary = String(path[..<nameStart]) + "." + String(path[nameStart...])
-            + ".\(getpid()).\(counter.increment()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+    /// Writes all of `bytes` to `descriptor` (again after EINTR) and closes
+    /// it; the system's reason when either fails, else nil.
+    static func writeAndClose(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         var written = 0
         let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
             while written < buffer.count {
@@ -28,7 +22,19 @@ public enum AtomicFile {
             return nil
         }
         let closed = close(descriptor) == 0
-        if let failure = failure ?? (closed ? nil : String(cString: strerror(errno))) {
+        return failure ?? (closed ? nil : String(cString: strerror(errno)))
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
+        // The temporary file beside the target: the path up to its last '/', then ".NAME.PID.N.tmp".
+        // Split on the UTF-8 bytes: NSString's path methods took as long as the writing's own code.
+        let utf8 = path.utf8
+        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        let temporary = String(path[..<nameStart]) + "." + String(path[nameStart...])
+            + ".\(getpid()).\(counter.increment()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+        if let failure = AtomicFile.writeAndClose(bytes, to: descriptor) {
             unlink(temporary)
             throw SpriteError(input: path, problem: "cannot write: \(failure)")
         }

@@ -43,20 +43,7 @@ public final class FileSet {
             discard()
             throw SpriteError(input: path, problem: "cannot write: \(problem)")
         }
-        var written = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
-            while written < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                written += count
-            }
-            return nil
-        }
-        let closed = close(descriptor) == 0
-        if let failure = failure ?? (closed ? nil : String(cString: strerror(errno))) {
+        if let failure = AtomicFile.writeAndClose(bytes, to: descriptor) {
             unlink(temporary)
             discard()
             throw SpriteError(input: path, problem: "cannot write: \(failure)")
