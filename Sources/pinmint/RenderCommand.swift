@@ -146,6 +146,11 @@ func runRender(_ rawArguments: [String]) throws {
         files.append((Array(json.utf8), meta, "--meta"))
     }
     try refuseClashingOutputs(files.map { ($0.path, $0.option) }, input: inputFile, command: "pinmint render")
+    // A picture or icon given as an option is an input too: never written over.
+    for option in style.options where option.kind == .file {
+        guard let picture = options[option.name] else { continue }
+        try refuseClashingOutputs(files.map { ($0.path, $0.option) }, input: picture, command: "pinmint render")
+    }
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
 }
 

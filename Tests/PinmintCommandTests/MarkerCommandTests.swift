@@ -147,6 +147,8 @@ struct MarkerCommandTests {
         (["marker.json", "-o", "marker.json"], "-o 'marker.json' is the input file"),
         (["marker.json", "-o", "out.png", "--meta", "marker.json"], "--meta 'marker.json' is the input file"),
         (["price-tag", "-o", "-", "--meta", "-"], "-o - and --meta - cannot both go to standard output"),
+        (["callout", "--picture", "pic.png", "-o", "pic.png"], "-o 'pic.png' is the input file"),
+        (["callout", "--picture", "pic.png", "-o", "out.png", "--scale", "1,2", "--meta", "./pic.png"], "--meta './pic.png' is the input file"),
     ])
     func outputsThatWouldOverwriteEachOtherAreRefused(arguments: [String], message: String) throws {
         let folder = try temporaryFolder()
@@ -154,6 +156,8 @@ struct MarkerCommandTests {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let description = repositoryRoot.appendingPathComponent("Golden/markers/custom-rating.json")
         try FileManager.default.copyItem(at: description, to: folder.appendingPathComponent("marker.json"))
+        let picture = repositoryRoot.appendingPathComponent("Golden/markers/pin-short@2x.png")
+        try FileManager.default.copyItem(at: picture, to: folder.appendingPathComponent("pic.png"))
         let process = Process()
         process.executableURL = pinmintBinary
         process.currentDirectoryURL = folder
@@ -168,8 +172,9 @@ struct MarkerCommandTests {
         #expect(process.terminationStatus == 2, "\(arguments)")
         #expect(text.contains(message) && text.split(separator: "\n").count == 1, "\(text)")
         #expect(written.isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["marker.json", "sub"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["marker.json", "pic.png", "sub"])
         #expect(try Data(contentsOf: folder.appendingPathComponent("marker.json")) == Data(contentsOf: description))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("pic.png")) == Data(contentsOf: picture))
     }
 
     /// `-o ''` wrote `./.png`, `-o out/` wrote `out.png`, `-o foo.jpg` wrote `foo.jpg.png`:
