@@ -34,6 +34,8 @@ enum SVGLimits {
     static let maximumElementCount = 100_000
     /// The deepest nesting of elements.
     static let maximumDepth = 256
+    /// The largest `feDropShadow` blur (stdDeviation) and offset, user units.
+    static let maximumShadowLength = 10_000.0
 }
 
 /// A problem found before the file name is attached.

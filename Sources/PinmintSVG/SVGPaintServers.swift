@@ -222,6 +222,13 @@ extension SVGBuilder {
         // SVG filter effects defaults: dx = dy = stdDeviation = 2.
         let deviation = try number("stdDeviation", 2)
         guard deviation >= 0 else { throw error(drop, "stdDeviation", "must not be negative") }
-        return Shadow(color: color, offset: Point(try number("dx", 2), try number("dy", 2)), blurRadius: deviation)
+        guard deviation <= SVGLimits.maximumShadowLength else {
+            throw error(drop, "stdDeviation", "\(deviation) is over \(SVGLimits.maximumShadowLength)")
+        }
+        let dx = try number("dx", 2), dy = try number("dy", 2)
+        for (name, value) in [("dx", dx), ("dy", dy)] where !(abs(value) <= SVGLimits.maximumShadowLength) {
+            throw error(drop, name, "\(value) is beyond ±\(SVGLimits.maximumShadowLength)")
+        }
+        return Shadow(color: color, offset: Point(dx, dy), blurRadius: deviation)
     }
 }

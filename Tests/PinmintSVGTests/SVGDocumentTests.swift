@@ -83,6 +83,13 @@ struct SVGDocumentTests {
         ("bad viewBox", "<svg viewBox=\"0 0 10\"/>", "expected 4 numbers"),
         ("too deep", "<svg width=\"1\" height=\"1\">" + String(repeating: "<g>", count: 300)
             + String(repeating: "</g>", count: 300) + "</svg>", "nested more than 256 deep"),
+        ("huge drop shadow", "<svg width=\"10\" height=\"10\"><filter id=\"f\"><feDropShadow stdDeviation=\"1e308\"/>"
+            + "</filter><rect width=\"5\" height=\"5\" filter=\"url(#f)\"/></svg>", "is over 10000"),
+        ("external entity", "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
+            + "<svg width=\"1\" height=\"1\"><path d=\"&x;\"/></svg>", "external entit"),
+        ("billion laughs", "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY a \"aaaaaaaaaa\">"
+            + (1..<9).map { "<!ENTITY \(String(repeating: "a", count: $0 + 1)) \"" + String(repeating: "&\(String(repeating: "a", count: $0));", count: 10) + "\">" }.joined()
+            + "]><svg width=\"1\" height=\"1\"><text>&aaaaaaaaa;</text></svg>", "expand too far"),
     ]
 
     @Test(arguments: errors)
