@@ -38,7 +38,7 @@ let package = Package(
                 dependencies: ["PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster", "PinmintGeometry"],
                 swiftSettings: swiftSettings),
         // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
-        .target(name: "PinmintDiff", dependencies: ["PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
+        .target(name: "PinmintDiff", dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
 
         // MARK: C shims
         // libpng reports errors by longjmp; the shim keeps every setjmp inside C.

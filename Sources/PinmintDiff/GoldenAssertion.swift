@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintPNG
 import PinmintRaster
 
@@ -24,7 +25,7 @@ public struct GoldenMismatch: Error, CustomStringConvertible, Sendable {
     public var tolerance: DiffTolerance
 
     public var description: String {
-        let name = (goldenPath as NSString).lastPathComponent
+        let name = PathName.lastComponent(of: goldenPath)
         var text: String
         switch kind {
         case let .pixelsDiffer(diffPixels, diffPercent):
@@ -86,10 +87,10 @@ public func assertImageMatchesGolden(_ canvas: Canvas, named name: String, direc
 public func assertImageMatchesGolden(_ actual: RGBA8Image, named name: String, directory: String,
                                      tolerance: DiffTolerance = .exact, options: DiffOptions = DiffOptions(),
                                      record: Bool? = nil, failureDirectory: String? = nil) throws {
-    let goldenPath = (directory as NSString).appendingPathComponent(name + ".png")
-    let failures = failureDirectory ?? (directory as NSString).appendingPathComponent(GoldenSnapshot.failureFolderName)
-    let actualPath = (failures as NSString).appendingPathComponent(name + ".actual.png")
-    let diffPath = (failures as NSString).appendingPathComponent(name + ".diff.png")
+    let goldenPath = PathName.appending(name + ".png", to: directory)
+    let failures = failureDirectory ?? PathName.appending(GoldenSnapshot.failureFolderName, to: directory)
+    let actualPath = PathName.appending(name + ".actual.png", to: failures)
+    let diffPath = PathName.appending(name + ".diff.png", to: failures)
     let scale = name.firstMatch(of: /@(\d+)x$/).flatMap { Double($0.1) } ?? 1
     var mismatch = GoldenMismatch(kind: .missing, goldenPath: goldenPath, tolerance: tolerance)
 

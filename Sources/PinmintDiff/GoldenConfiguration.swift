@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// A golden suite's `golden.conf`: where the inputs are, which scales every
 /// case has, and the tolerance, for all cases and per case. The format is
@@ -55,7 +56,7 @@ public struct GoldenConfiguration: Sendable, Equatable {
 
     /// Reads `suiteFolder/golden.conf` if it exists, else the defaults.
     public init(readingSuite suiteFolder: String, fileManager: FileManager = .default) throws(GoldenError) {
-        let path = (suiteFolder as NSString).appendingPathComponent(GoldenConfiguration.fileName)
+        let path = PathName.appending(GoldenConfiguration.fileName, to: suiteFolder)
         guard fileManager.fileExists(atPath: path) else {
             self.init(defaultsFor: suiteFolder)
             return
@@ -106,7 +107,7 @@ public struct GoldenConfiguration: Sendable, Equatable {
                 guard section == nil else { throw problem("\(key) belongs before the first [section]") }
                 switch key {
                 case "inputs":
-                    inputsFolder = value.hasPrefix("/") ? value : (suiteFolder as NSString).appendingPathComponent(value)
+                    inputsFolder = value.hasPrefix("/") ? value : PathName.appending(value, to: suiteFolder)
                 case "cases":
                     caseNames = value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 default:

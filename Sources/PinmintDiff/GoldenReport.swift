@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// One self-contained HTML page about a golden run: a summary at the top,
 /// then expected | actual | diff for every case that did not pass (images
@@ -124,7 +125,7 @@ public enum GoldenReport {
         return facts.joined(separator: " · ")
     }
 
-    static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+    static func fileName(_ path: String) -> String { PathName.lastComponent(of: path) }
 
     static func dataURI(_ image: RGBA8Image) -> String {
         guard let png = try? image.pngData(mode: .default) else { return "" }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PinmintGeometry
 import PinmintPNG
 
 /// A folder of golden images and the inputs they were made from.
@@ -75,7 +76,7 @@ public struct GoldenSuite: Sendable {
             let parts = file.split(separator: ".")
             guard parts.count == 2, inputExtensions.contains(parts[1].lowercased()) else { continue }
             if inputs[String(parts[0])] == nil {
-                inputs[String(parts[0])] = (configuration.inputsFolder as NSString).appendingPathComponent(file)
+                inputs[String(parts[0])] = PathName.appending(file, to: configuration.inputsFolder)
             }
         }
         var errors: [GoldenError] = []
@@ -128,8 +129,8 @@ public struct GoldenSuite: Sendable {
                 }
                 let primaryFile = files.first { $0 == "\(name)@\(scale)x.png" || $0 == "\(name).png" } ?? "\(name)@\(scale)x.png"
                 cases.append(Case(name: name, scale: scale, inputPath: inputs[name]!, variant: variantOf[name],
-                                  expectedPaths: files.map { (folder as NSString).appendingPathComponent($0) },
-                                  primaryPath: (folder as NSString).appendingPathComponent(primaryFile),
+                                  expectedPaths: files.map { PathName.appending($0, to: folder) },
+                                  primaryPath: PathName.appending(primaryFile, to: folder),
                                   listingProblem: listingProblems[name]))
             }
         }

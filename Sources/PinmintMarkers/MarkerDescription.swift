@@ -88,7 +88,7 @@ public struct MarkerFile: Sendable {
             throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
                               ? "cannot read the file" : "no such file")
         }
-        try self.init(json: data, input: path, baseDirectory: (path as NSString).deletingLastPathComponent)
+        try self.init(json: data, input: path, baseDirectory: PathName.folder(of: path))
     }
 
     public init(json data: Data, input: String, baseDirectory: String) throws(MarkerError) {
@@ -100,7 +100,7 @@ public struct MarkerFile: Sendable {
             }
         }
         guard case .object(let members) = root, case .string(let preset)? = members["preset"] else {
-            let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            let name = PathName.deletingExtension(PathName.lastComponent(of: input))
             style = try MarkerStyle(json: data, name: name, input: input, baseDirectory: baseDirectory)
             values = [:]
             return
@@ -120,7 +120,7 @@ public struct MarkerFile: Sendable {
                 // Relative picture paths are relative to the description file.
                 if case .string(let text) = value, style.options.first(where: { $0.name == name })?.kind == .file,
                    !text.isEmpty, !text.hasPrefix("/"), !baseDirectory.isEmpty {
-                    values[name] = .string((baseDirectory as NSString).appendingPathComponent(text))
+                    values[name] = .string(PathName.appending(text, to: baseDirectory))
                 } else {
                     values[name] = value
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintRaster
 
 /// A marker style: named options and one or more variants (e.g. an avatar
@@ -135,8 +136,8 @@ public struct MarkerStyle: Sendable {
             throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
                               ? "cannot read the file" : "no such file")
         }
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        try self.init(json: data, name: name, input: path, baseDirectory: (path as NSString).deletingLastPathComponent)
+        let name = PathName.deletingExtension(PathName.lastComponent(of: path))
+        try self.init(json: data, name: name, input: path, baseDirectory: PathName.folder(of: path))
     }
 
     private static func option(_ value: JSONValue, path: String, input: String) throws(MarkerError) -> Option {
@@ -266,7 +267,7 @@ extension MarkerStyle.Option {
         case .file:
             if text.isEmpty || text == "none" { return .string("") }
             let absolute = text.hasPrefix("/") ? text
-                : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(text)
+                : PathName.appending(text, to: FileManager.default.currentDirectoryPath)
             return .string(absolute)
         default:
             return try check(.string(text), input: input, place: "")

@@ -378,6 +378,6 @@ struct PartDecoder {
 
     private func resolve(_ file: String) -> String {
         if file.hasPrefix("/") || baseDirectory.isEmpty { return file }
-        return (baseDirectory as NSString).appendingPathComponent(file)
+        return PathName.appending(file, to: baseDirectory)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 
 /// Writes files whole or not at all: into a temporary file beside the
@@ -70,8 +71,8 @@ final class IndexWriter {
 
     init(path: String, header: String) throws(SpriteError) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        temporary = (folder.isEmpty ? "" : folder + "/") + ".\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let folder = PathName.folder(of: path)
+        temporary = (folder.isEmpty ? "" : folder + "/") + ".\(PathName.lastComponent(of: path)).\(getpid()).tmp"
         file = fopen(temporary, "w")
         guard file != nil else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
         try put("{\n" + header + "\"markers\": [\n")

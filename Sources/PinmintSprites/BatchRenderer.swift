@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 
@@ -145,7 +146,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
         }
         try Self.makeFolder(configuration.outputFolder)
-        let indexPath = (configuration.outputFolder as NSString).appendingPathComponent(configuration.indexName)
+        let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
@@ -221,7 +222,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     ?? Self.fileName(id: id, variant: description.variant, scale: scale)
                 var imageRecipe = recipe
                 imageRecipe.add("\(description.variant)@\(scale)")
-                let path = (configuration.outputFolder as NSString).appendingPathComponent(name)
+                let path = PathName.appending(name, to: configuration.outputFolder)
                 if let previous, let line = previous.upToDate(file: name, recipe: imageRecipe.hex, path: path) {
                     lines.append(IndexLine.update(line, row: row))
                     skipped += 1
@@ -299,14 +300,14 @@ public final class BatchRenderer: @unchecked Sendable {
             if sprite.sdf { atScale = atScale.map(SignedDistanceField.make) }
             let sheet = try SpriteSheet.pack(atScale, spacing: sprite.spacing, maximumSize: sprite.maximumSize,
                                              unique: sprite.unique, name: sprite.name)
-            let base = (configuration.outputFolder as NSString).appendingPathComponent(SpriteSheet.fileBase(sprite.name, pixelRatio: scale))
+            let base = PathName.appending(SpriteSheet.fileBase(sprite.name, pixelRatio: scale), to: configuration.outputFolder)
             do { outputs.append((base + ".png", try sheet.pngData(mode: configuration.pngMode))) } catch {
                 throw SpriteError(input: base + ".png", problem: error.problem)
             }
             outputs.append((base + ".json", Array(sheet.indexJSON(minified: sprite.minified).utf8)))
             written += atScale.count
             let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-            lines.append("\((base as NSString).lastPathComponent).png \(sheet.width)x\(sheet.height) "
+            lines.append("\(PathName.lastComponent(of: base)).png \(sheet.width)x\(sheet.height) "
                          + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
         for (path, bytes) in outputs { try set.stage(bytes, for: path) }

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 
 /// One row of batch data: its fields as text and where it starts.
@@ -32,7 +33,7 @@ public enum DataFormat: String, Sendable, CaseIterable {
     /// The format a file name suggests: `.csv`, `.jsonl` / `.ndjson`, `.geojson`; `.json`
     /// is GeoJSON when its start says `FeatureCollection`, else JSON lines.
     public static func guess(path: String, start: [UInt8]) -> DataFormat? {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch PathName.pathExtension(of: path).lowercased() {
         case "csv": return .csv
         case "jsonl", "ndjson": return .jsonl
         case "geojson": return .geojson

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// Files that are written together or not at all: a sprite's PNG and JSON
 /// at every ratio, and with `pinmint batch --sprite` its index too.
@@ -27,8 +28,8 @@ public final class FileSet {
 
     /// A temporary name beside `path`: `.NAME.PID.N.KIND`.
     private static func sibling(of path: String, kind: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let folder = PathName.folder(of: path)
+        let name = PathName.lastComponent(of: path)
         return (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(counter.increment()).\(kind)"
     }
 

@@ -56,9 +56,9 @@ public struct SpriteInputs: Sendable {
                 try addFolder(path)
                 continue
             }
-            let name = (path as NSString).lastPathComponent
+            let name = PathName.lastComponent(of: path)
             let id = Self.stem(name)
-            switch (name as NSString).pathExtension.lowercased() {
+            switch PathName.pathExtension(of: name).lowercased() {
             case "svg": sources.append(.svg(id: id, path: path))
             case "png":
                 guard Self.ratioSuffix(of: id) == nil else {
@@ -120,7 +120,7 @@ public struct SpriteInputs: Sendable {
         }
         let before = sources.count
         for relative in files.sorted() {
-            let path = (folder as NSString).appendingPathComponent(relative)
+            let path = PathName.appending(relative, to: folder)
             let id = Self.stem(relative)
             if relative.lowercased().hasSuffix(".svg") {
                 sources.append(.svg(id: id, path: path))
@@ -144,10 +144,10 @@ public struct SpriteInputs: Sendable {
     /// the bad byte, rather than reported as unreadable. Ids are made from
     /// names, and one with U+FFFD in it could not be asked for in a style.
     static func checkName(_ relative: String, in folder: String) throws(SpriteError) {
-        let path = (folder as NSString).appendingPathComponent(relative)
+        let path = PathName.appending(relative, to: folder)
         var status = stat()
         guard lstat(path, &status) != 0 else { return }      // a real U+FFFD in a valid name
-        let parent = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        let parent = PathName.folder(of: path), name = PathName.lastComponent(of: path)
         var raw: [UInt8]? = nil
         if let directory = opendir(parent) {
             while let entry = readdir(directory) {
@@ -168,8 +168,8 @@ public struct SpriteInputs: Sendable {
 
     /// `a/b.svg` → `a/b`.
     static func stem(_ path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let folder = PathName.folder(of: path)
+        let name = PathName.deletingExtension(PathName.lastComponent(of: path))
         return folder.isEmpty ? name : "\(folder)/\(name)"
     }
 
@@ -185,13 +185,13 @@ public struct SpriteInputs: Sendable {
     /// `NAME.png` and every `NAME@Nx.png` beside it.
     static func ratioFiles(base path: String) -> [Double: String] {
         var files: [Double: String] = [1: path]
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let folder = PathName.folder(of: path)
+        let name = PathName.deletingExtension(PathName.lastComponent(of: path))
         let siblings = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         for sibling in siblings where sibling.hasPrefix(name + "@") && sibling.lowercased().hasSuffix(".png") {
-            let stripped = stripRatio((sibling as NSString).deletingPathExtension)
+            let stripped = stripRatio(PathName.deletingExtension(sibling))
             if stripped.name == name, let ratio = stripped.ratio {
-                files[ratio] = (folder as NSString).appendingPathComponent(sibling)
+                files[ratio] = PathName.appending(sibling, to: folder)
             }
         }
         return files
@@ -206,8 +206,8 @@ public struct SpriteInputs: Sendable {
         }
         let root: JSONValue
         do { root = try JSONValue.parse(data, name: path) } catch { throw SpriteError(input: path, problem: error.problem) }
-        let folder = (path as NSString).deletingLastPathComponent
-        let baseID = Self.stem((path as NSString).lastPathComponent)
+        let folder = PathName.folder(of: path)
+        let baseID = Self.stem(PathName.lastComponent(of: path))
         switch root {
         case .object(let members) where members["icons"] != nil:
             guard case .object(let icons)? = members["icons"], members.count == 1 else {
@@ -324,7 +324,7 @@ public struct SpriteInputs: Sendable {
                 return [SpriteImage(id: id, width: decoded.width, height: decoded.height, pixels: decoded.straightRGBA8,
                                     pixelRatio: ratio, source: path)]
             }
-            let name = stripRatio(stem((path as NSString).lastPathComponent)).name
+            let name = stripRatio(stem(PathName.lastComponent(of: path))).name
             warn("\(path): no \(name)@\(format(ratio))x.png beside it; the @1x image is resampled (blurrier)")
             let width = max(1, Int((Double(decoded.width) * ratio).rounded())), height = max(1, Int((Double(decoded.height) * ratio).rounded()))
             let pattern = ImagePattern(image: decoded.image, transform: .scale(Double(width) / Double(decoded.width), Double(height) / Double(decoded.height)))

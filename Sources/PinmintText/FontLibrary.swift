@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// The fonts Pinmint can use: every face of every .ttf, .otf, .ttc and
 /// .otc file under a list of folders (searched recursively, in order).
@@ -80,8 +81,8 @@ public final class FontLibrary {
             guard let enumerator = FileManager.default.enumerator(atPath: folder) else { continue }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                guard extensions.contains((relative as NSString).pathExtension.lowercased()) else { continue }
-                found.append((folder as NSString).appendingPathComponent(relative))
+                guard extensions.contains(PathName.pathExtension(of: relative).lowercased()) else { continue }
+                found.append(PathName.appending(relative, to: folder))
             }
             for file in found.sorted() where seen.insert(file).inserted { files.append(file) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 import PinmintDiff
 import PinmintSVG
@@ -129,7 +130,7 @@ func goldenLine(_ result: GoldenCaseResult) -> String {
     case .failed:
         line = "FAILED \(result.identifier): \(pixels(result.diffPixels ?? 0)) differ "
             + "(\(formatPercent(result.diffPercent ?? 0))%), tolerance \(result.tolerance ?? .exact)"
-        if let path = result.expectedPath { line += " (closest: \((path as NSString).lastPathComponent))" }
+        if let path = result.expectedPath { line += " (closest: \(PathName.lastComponent(of: path)))" }
     case let .sizeMismatch(expectedWidth, expectedHeight, actualWidth, actualHeight):
         line = "SIZE \(result.identifier): expected \(expectedWidth)x\(expectedHeight), rendered \(actualWidth)x\(actualHeight)"
     case .missing: line = "MISSING \(result.identifier): no expected image"

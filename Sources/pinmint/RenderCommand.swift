@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 import PinmintSVG
@@ -129,7 +130,7 @@ func runRender(_ rawArguments: [String]) throws {
             let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
             let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
             images.append((path, try marker.pngData(mode: mode),
-                           marker.metadata.json(id: markerID, file: path == "-" ? nil : (path as NSString).lastPathComponent)))
+                           marker.metadata.json(id: markerID, file: path == "-" ? nil : PathName.lastComponent(of: path))))
             for warning in marker.warnings where !warnings.contains(warning) { warnings.append(warning) }
         }
     }
@@ -239,7 +240,7 @@ func outputPath(_ output: String, variant: String, scale: Double, single: Bool) 
 
 func markerID(fromOutput output: String) -> String {
     if output == "-" { return "marker" }
-    var name = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    var name = PathName.deletingExtension(PathName.lastComponent(of: output))
     if let at = name.range(of: "@", options: .backwards), name[at.upperBound...].hasSuffix("x") { name = String(name[..<at.lowerBound]) }
     return name
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 import PinmintSprites
@@ -57,11 +58,11 @@ func runSprite(_ rawArguments: [String]) throws {
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--font-dir"])
     guard !arguments.positionals.isEmpty else { throw UsageError(message: "pinmint sprite: missing the inputs (folders, .svg, .png, .json)") }
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint sprite: missing -o OUT/NAME") }
-    guard !output.hasSuffix("/"), !(output as NSString).lastPathComponent.isEmpty else {
+    guard !output.hasSuffix("/"), !PathName.lastComponent(of: output).isEmpty else {
         throw UsageError(message: "pinmint sprite: -o '\(output)' needs a sprite name after the folder (OUT/NAME)")
     }
     let base = output.lowercased().hasSuffix(".png") || output.lowercased().hasSuffix(".json")
-        ? (output as NSString).deletingPathExtension : output
+        ? PathName.deletingExtension(output) : output
     let ratios = try ratioList(arguments, option: "--ratio", default: [1, 2])
     let spacing = try arguments.integer("--spacing", default: 0, range: 0...64)
     let maximumSize = try arguments.integer("--max-size", default: SpriteSheet.defaultMaximumSize, range: 64...16384)
@@ -88,7 +89,7 @@ func runSprite(_ rawArguments: [String]) throws {
         summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
     }
     if !quiet { for warning in warnings.all { FileHandle.standardError.write(Data("pinmint: warning: \(warning)\n".utf8)) } }
-    let folder = (base as NSString).deletingLastPathComponent
+    let folder = PathName.folder(of: base)
     let madeFolder = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
     if madeFolder {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {

@@ -518,3 +518,28 @@ struct FlatteningTests {
         #expect(Array(polylines.vertices(of: 2)) == [Point(20, 20), Point(30, 20)])
     }
 }
+
+/// Path pieces without Foundation's NSString methods (one of which traps on Linux).
+@Suite struct PathNameTests {
+    @Test(arguments: [
+        ("x", "", "x", "x", ""), ("xy", "", "xy", "xy", ""), ("a/b", "a", "b", "a/b", ""), ("/x", "/", "x", "/x", ""),
+        ("x/", "", "x", "x", ""), ("a/b/", "a", "b", "a/b", ""), ("/", "/", "/", "/", ""), ("", "", "", "", ""),
+        ("dir/marker.json", "dir", "marker.json", "dir/marker", "json"), (".hidden", "", ".hidden", ".hidden", ""),
+        ("a.b/c", "a.b", "c", "a.b/c", ""), ("a//b", "a", "b", "a//b", ""),
+    ])
+    func piecesMatchNSStringsMeaning(_ path: String, _ folder: String, _ last: String, _ withoutExtension: String,
+                                     _ pathExtension: String) {
+        #expect(PathName.folder(of: path) == folder)
+        #expect(PathName.lastComponent(of: path) == last)
+        #expect(PathName.deletingExtension(path) == withoutExtension)
+        #expect(PathName.pathExtension(of: path) == pathExtension)
+    }
+
+    @Test func appendingJoinsWithOneSlash() {
+        #expect(PathName.appending("b", to: "a") == "a/b")
+        #expect(PathName.appending("b", to: "a/") == "a/b")
+        #expect(PathName.appending("b", to: "") == "b")
+        #expect(PathName.appending("b", to: "/") == "/b")
+        #expect(PathName.appending("", to: "a") == "a")
+    }
+}
