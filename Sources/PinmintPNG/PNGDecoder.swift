@@ -113,17 +113,44 @@ public enum PNGDecoder {
         try decode(try readFile(path), name: path, limits: limits)
     }
 
-    /// The bytes of a file, or of standard input for `-`.
+    /// The most bytes `readFile` reads: 512 MiB, more than any PNG within
+    /// the pixel limits needs (16,777,216 pixels of 16-bit RGBA, stored).
+    public static let maximumFileBytes = 512 << 20
+
+    /// The bytes of a file, or of standard input for `-`; at most
+    /// `maximumFileBytes` (a larger file or stream is an error, read no further).
     public static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
-        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        if path == "-" { return try readStandardInput() }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw PNGError(file: path, problem: "cannot read the file: no such file")
         }
         guard !isFolder.boolValue else { throw PNGError(file: path, problem: "cannot read the file: it is a folder") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumFileBytes {
+            throw PNGError(file: path, problem: "the file is \(size) bytes; at most \(maximumFileBytes) are read")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw PNGError(file: path, problem: "cannot read the file: permission denied or unreadable")
         }
         return [UInt8](data)
+    }
+
+    /// Standard input to its end, with read(2): FileHandle traps on a closed
+    /// descriptor, and would read an endless stream (`</dev/zero`) until memory ran out.
+    private static func readStandardInput() throws(PNGError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PNGError(file: "-", problem: "cannot read standard input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= maximumFileBytes else {
+                throw PNGError(file: "-", problem: "standard input holds more than \(maximumFileBytes) bytes; at most that many are read")
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 }

@@ -146,7 +146,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     bar.finish(summary)
     failures.finish()
     if !quiet && !summary.sheets.isEmpty {
-        FileHandle.standardError.write(Data("pinmint: sprite \(summary.sheets.joined(separator: ", "))\n".utf8))
+        writeStandardError("pinmint: sprite \(summary.sheets.joined(separator: ", "))\n")
     }
     return summary.failed > 0 ? 1 : 0
 }
@@ -159,12 +159,12 @@ private final class FailureReport: @unchecked Sendable {
         count += 1
         if count <= Self.limit {
             ProgressBar.clearLine()
-            FileHandle.standardError.write(Data("pinmint: \(error.description)\n".utf8))
+            writeStandardError("pinmint: \(error.description)\n")
         }
     }
     func finish() {
         if count > Self.limit {
-            FileHandle.standardError.write(Data("pinmint: … and \(count - Self.limit) more failed rows (\(count) in all)\n".utf8))
+            writeStandardError("pinmint: … and \(count - Self.limit) more failed rows (\(count) in all)\n")
         }
     }
 }
@@ -198,7 +198,7 @@ private final class ProgressBar: @unchecked Sendable {
             line += String(format: "  %d:%02d left", left / 60, left % 60)
         }
         if progress.failed > 0 { line += "  \(progress.failed) failed" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        writeStandardError(("\r\u{1B}[K" + line))
         Self.drawn = true
     }
 
@@ -206,12 +206,12 @@ private final class ProgressBar: @unchecked Sendable {
         guard enabled else { return }
         Self.clearLine()
         let seconds = max(elapsed, 1e-3)
-        FileHandle.standardError.write(Data(("pinmint: batch: \(summary.rows) rows, \(summary.rendered) images rendered, "
+        writeStandardError(("pinmint: batch: \(summary.rows) rows, \(summary.rendered) images rendered, "
             + "\(summary.skipped) up to date, \(summary.failed) failed in \(String(format: "%.1f", seconds)) s "
-            + "(\(Int(Double(summary.rendered + summary.skipped) / seconds)) images/s)\n").utf8))
+            + "(\(Int(Double(summary.rendered + summary.skipped) / seconds)) images/s)\n"))
     }
 
     static func clearLine() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); drawn = false }
+        if drawn { writeStandardError("\r\u{1B}[K"); drawn = false }
     }
 }

@@ -89,7 +89,7 @@ private func diff(_ rawArguments: [String]) throws -> Int32 {
     let writesDiffToStandardOutput = arguments.value("--diff") == "-"
     func report(_ line: String) {
         if writesDiffToStandardOutput {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            writeStandardError((line + "\n"))
         } else {
             print(line)
         }

@@ -49,7 +49,7 @@ func runFonts(_ rawArguments: [String]) throws {
     }
     let library = try FontLibrary.standard(userFolders: userFolders, includeSystem: !arguments.flag("--no-system"))
     for problem in library.problems {
-        FileHandle.standardError.write(Data("pinmint: warning: \(problem)\n".utf8))
+        writeStandardError("pinmint: warning: \(problem)\n")
     }
     var listings: [FamilyListing] = []
     for family in library.families {

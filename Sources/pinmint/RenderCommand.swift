@@ -139,7 +139,7 @@ func runRender(_ rawArguments: [String]) throws {
                          + "(\(descriptions.count) variant(s) × \(scales.count) scale(s)); write to a file instead")
     }
     if !arguments.flag("--quiet") {
-        for warning in warnings { FileHandle.standardError.write(Data("pinmint: warning: \(input): \(warning)\n".utf8)) }
+        for warning in warnings { writeStandardError("pinmint: warning: \(input): \(warning)\n") }
     }
     var files = images.map { (bytes: $0.bytes, path: $0.path, option: "-o") }
     if let meta {
@@ -187,7 +187,7 @@ private func renderSVG(_ rawArguments: [String], input: String) throws {
     let document = try SVGDocument(contentsOfFile: input)
     if !arguments.flag("--quiet") {
         for warning in document.warnings {
-            FileHandle.standardError.write(Data("pinmint: warning: \(input): \(warning)\n".utf8))
+            writeStandardError("pinmint: warning: \(input): \(warning)\n")
         }
     }
     if output == "-" && scales.count > 1 { throw UsageError(message: "pinmint render: -o - writes one image; give one scale") }

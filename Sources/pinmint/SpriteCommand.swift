@@ -88,7 +88,7 @@ func runSprite(_ rawArguments: [String]) throws {
         let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
         summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
     }
-    if !quiet { for warning in warnings.all { FileHandle.standardError.write(Data("pinmint: warning: \(warning)\n".utf8)) } }
+    if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(warning)\n") } }
     let folder = PathName.folder(of: base)
     let madeFolder = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
     if madeFolder {
@@ -106,7 +106,7 @@ func runSprite(_ rawArguments: [String]) throws {
         throw error
     }
     if !quiet {
-        FileHandle.standardError.write(Data("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n".utf8))
+        writeStandardError("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n")
     }
 }
 

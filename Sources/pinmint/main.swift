@@ -36,14 +36,51 @@ diff, golden and batch have their own (see their --help).
 """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
-    FileHandle.standardError.write(Data("pinmint: \(message)\n".utf8))
+    writeStandardError("pinmint: \(oneLine(message))\n")
     exit(code)
 }
 
 /// A command given without what it needs: its usage on standard error, exit code 2.
 func failWithUsage(_ help: String) -> Never {
-    FileHandle.standardError.write(Data((help + "\n").utf8))
+    writeStandardError(help + "\n")
     exit(2)
+}
+
+/// Writes `text` to standard error. A closed or full standard error is
+/// ignored (there is nowhere left to say so); FileHandle's `write` would
+/// trap instead.
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+        var written = 0
+        while written < buffer.count {
+            let count = write(2, buffer.baseAddress! + written, buffer.count - written)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            written += count
+        }
+    }
+}
+
+/// `message` on one line: control characters that input echoed into it may
+/// hold (a newline in a file name, a JSON key, a CSV field) shown as escapes.
+func oneLine(_ message: String) -> String {
+    guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return message }
+    var shown = ""
+    for scalar in message.unicodeScalars {
+        switch scalar {
+        case "\n": shown += "\\n"
+        case "\r": shown += "\\r"
+        case "\t": shown += "\\t"
+        default:
+            if scalar.properties.generalCategory == .control {
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return shown
 }
 
 // A closed standard output (`>&-`) would let the next file opened take

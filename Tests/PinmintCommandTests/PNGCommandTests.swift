@@ -78,3 +78,38 @@ struct PNGCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
+
+/// Closed or odd standard streams: one line and exit code 2, never a trap.
+@Suite struct StandardStreamTests {
+    func shell(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, pinmintBinary.path] + arguments
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func aClosedStandardInputIsAnError() throws {
+        let result = try shell("exec \"$0\" png info - <&-")
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("pinmint: -: cannot read standard input"), "\(result.standardError)")
+    }
+
+    @Test func aClosedStandardErrorStillGivesTheExitCode() throws {
+        let result = try shell("exec \"$0\" render no-such-preset -o /tmp/never-written.png 2>&-")
+        #expect(result.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
+    }
+
+    @Test func controlCharactersInAnErrorAreEscapedOnOneLine() throws {
+        let result = try shell("exec \"$0\" render \"$(printf 'a\\nb')\" -o /tmp/never-written.png")
+        #expect(result.status == 2)
+        #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains("a\\nb"),
+                "\(result.standardError)")
+    }
+}
