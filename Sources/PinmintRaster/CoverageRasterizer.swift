@@ -318,7 +318,8 @@ struct CoverageRasterizer {
                     anyExact = (0..<(bandBottom - bandTop)).contains { flags[$0] }
                 }
                 if anyExact {
-                    lastWork += CoverageRasterizer.exactPassWork(flags: flags, rows: bandBottom - bandTop, edgeCount: edgeCount)
+                    lastWork += CoverageRasterizer.exactPassWork(flags: flags, bandTop: bandTop, bandBottom: bandBottom,
+                                                                 edges: edges)
                     if lastWork > workLimit {
                         // Stop, leaving the buffers as the next call expects them: cleared.
                         let bandRows = bandBottom - bandTop
@@ -378,12 +379,19 @@ struct CoverageRasterizer {
     }
 
     /// The work of a band's exact pass: it looks at every edge for each
-    /// flagged row and decomposes the row by its pieces (hundreds of cells'
-    /// worth each).
+    /// flagged row (one cell's worth each) and decomposes the row by the
+    /// pieces of the edges that cross it (hundreds of cells' worth each).
     @inline(never)
-    private static func exactPassWork(flags: UnsafeMutablePointer<Bool>, rows: Int, edgeCount: Int) -> Int {
-        let flagged = (0..<rows).reduce(0) { $0 + (flags[$1] ? 1 : 0) }
-        return flagged * edgeCount * CoverageRasterizer.exactPieceWork
+    private static func exactPassWork(flags: UnsafeMutablePointer<Bool>, bandTop: Int, bandBottom: Int,
+                                      edges: UnsafeBufferPointer<Edge>) -> Int {
+        var work = 0
+        for row in bandTop..<bandBottom where flags[row - bandTop] {
+            let top = Float(row), bottom = Float(row + 1)
+            var pieces = 0
+            for edge in edges where edge.yTop < bottom && edge.yBottom > top { pieces += 1 }
+            work += edges.count + pieces * CoverageRasterizer.exactPieceWork
+        }
+        return work
     }
 
     /// Where accumulation records which chain passes through which pixel.

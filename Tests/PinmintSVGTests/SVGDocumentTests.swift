@@ -112,6 +112,16 @@ struct SVGDocumentTests {
         #expect(abs(try shallow.render(scale: 1).pixel(x: 5, y: 5).alpha - 0.5) < 0.01)
     }
 
+    /// Stroked rings crossing the canvas edge make exact rows (clamped
+    /// pieces meet at the edge); their few pieces a row must not be charged
+    /// as every edge of the path (a review found them refused at @4).
+    @Test func ringsAcrossTheCanvasEdgeAreWithinTheWorkLimit() throws {
+        let rings = (0..<100).map { "<circle cx=\"50\" cy=\"50\" r=\"\(55 + $0)\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/>" }
+        let svg = try document("<svg width=\"100\" height=\"100\">\(rings.joined())</svg>")
+        let canvas = try svg.render(scale: 4)
+        #expect(canvas.work < Canvas.defaultWorkLimit / 4)
+    }
+
     @Test func renderRefusesOversizedCanvas() throws {
         let svg = try document("<svg width=\"10000\" height=\"10\"/>")
         #expect(throws: SVGError.self) { try svg.render(scale: 2) }
