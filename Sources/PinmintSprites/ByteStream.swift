@@ -89,10 +89,19 @@ final class ByteStream {
     /// The bytes up to the next line feed (consumed, not returned), or nil
     /// when the line is longer than `maximumBytes` (then skipped).
     func readLine(maximumBytes: Int) -> [UInt8]? {
+        var abandoned = false
+        return readLine(maximumBytes: maximumBytes, abandonAfter: .max, abandoned: &abandoned)
+    }
+
+    /// `readLine(maximumBytes:)` that stops reading after `abandonAfter`
+    /// bytes of one line, setting `abandoned` (the line's end is not sought).
+    func readLine(maximumBytes: Int, abandonAfter: Int, abandoned: inout Bool) -> [UInt8]? {
         var bytes: [UInt8] = []
-        var tooLong = false
+        var tooLong = false, count = 0
         while let byte = nextByte() {
             if byte == 0x0A { break }
+            count += 1
+            if count > abandonAfter { abandoned = true; return nil }
             if bytes.count < maximumBytes { bytes.append(byte) } else { tooLong = true }
         }
         return tooLong ? nil : bytes

@@ -55,6 +55,9 @@ public enum DataLimits {
     public static let maximumFieldCount = 1024
     /// Rows per file.
     public static let maximumRowCount = 50_000_000
+    /// A row this long (bytes) is not read to its end: the rest of the
+    /// input is given up (an endless line, `</dev/zero`, would be read forever).
+    public static let abandonedRowBytes = 4 * maximumRowBytes
 }
 
 /// Reads a data file row by row with a fixed-size buffer, whatever its
@@ -66,6 +69,8 @@ public final class DataRowReader {
     private let stream: ByteStream
     private var header: [String]? = nil
     private var rowCount = 0
+    /// The line of a row too long to read to its end: reading stopped there.
+    private var abandonedLine: Int? = nil
     /// GeoJSON scanning state.
     private var geoJSON = GeoJSONScanner()
 
@@ -97,6 +102,10 @@ public final class DataRowReader {
         case .csv: result = nextCSV()
         case .jsonl: result = nextJSONLine()
         case .geojson: result = try geoJSON.next(stream, input: input)
+        }
+        if let abandonedLine {
+            throw SpriteError(input: "\(input):\(abandonedLine)", problem: "a row longer than \(DataLimits.abandonedRowBytes) "
+                              + "bytes; the rest of the input is not read")
         }
         if result != nil {
             rowCount += 1
@@ -156,7 +165,7 @@ public final class DataRowReader {
     /// and `""` (a quote). A malformed record is read to its end, so the
     /// next one starts clean.
     private func readCSVRecord() -> CSVRecord? {
-        guard stream.peekByte() != nil else { return nil }
+        guard abandonedLine == nil, stream.peekByte() != nil else { return nil }
         var record = CSVRecord(line: stream.line)
         var field: [UInt8] = []
         var quoted = false, anyQuoted = false
@@ -180,12 +189,14 @@ public final class DataRowReader {
             if recordBytes > DataLimits.maximumRowBytes { fail("a record longer than \(DataLimits.maximumRowBytes) bytes") }
         }
         while let byte = stream.nextByte() {
+            if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
             if byte == UInt8(ascii: "\"") && field.isEmpty && !quoted {
                 // A quoted field, up to its closing quote.
                 let opening = stream.line
                 quoted = true; anyQuoted = true
                 var closed = false
                 while let inner = stream.nextByte() {
+                    if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
                     if inner == UInt8(ascii: "\"") {
                         if stream.peekByte() == UInt8(ascii: "\"") { _ = stream.nextByte(); append(inner); continue }
                         closed = true
@@ -231,7 +242,10 @@ public final class DataRowReader {
     private func nextJSONLine() -> DataRowResult? {
         while stream.peekByte() != nil {
             let line = stream.line
-            guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes) else {
+            var abandoned = false
+            guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes,
+                                              abandonAfter: DataLimits.abandonedRowBytes, abandoned: &abandoned) else {
+                if abandoned { abandonedLine = line; return nil }
                 return .malformed(line: line, problem: "a line longer than \(DataLimits.maximumRowBytes) bytes")
             }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }

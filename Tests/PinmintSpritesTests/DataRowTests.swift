@@ -191,3 +191,22 @@ struct RowBytesTests {
         #expect(TextBytes.shown(bytes) == shown)
     }
 }
+
+/// A row too long to find its end in reasonable time stops the reading.
+@Suite struct AbandonedRowTests {
+    @Test(arguments: [("csv", "id,price\na,1\n"), ("jsonl", "{\"id\": \"a\"}\n")])
+    func anEndlessRowStopsTheInput(format: String, start: String) throws {
+        var bytes = Array(start.utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: DataLimits.abandonedRowBytes + 10)
+        bytes += Array("\nb,2\n".utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("endless-\(format)-\(getpid()).\(format)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try DataRowReader(path: path, format: nil)
+        var rows = 0
+        var stop: SpriteError? = nil
+        do { while try reader.next() != nil { rows += 1 } } catch { stop = error }
+        #expect(rows == 1)
+        #expect(stop?.description.contains(":\(format == "csv" ? 3 : 2): a row longer than") == true, "\(String(describing: stop))")
+    }
+}
