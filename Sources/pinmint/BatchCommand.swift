@@ -66,7 +66,8 @@ func runBatch(_ rawArguments: [String]) -> Never {
 
 /// Runs the batch; returns the exit code (0 or 1), throws for 2.
 private func batch(_ rawArguments: [String]) throws -> Int32 {
-    if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(batchHelp); return 0 }
+    if rawArguments.isEmpty { failWithUsage(batchHelp) }
+    if rawArguments.contains("--help") || rawArguments.contains("-h") { print(batchHelp); return 0 }
     try checkArgumentsAreUTF8(command: "pinmint batch")
     let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
                                   valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",

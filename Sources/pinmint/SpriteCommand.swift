@@ -50,7 +50,8 @@ line on standard error gives each sheet's size and packing efficiency
 """
 
 func runSprite(_ rawArguments: [String]) throws {
-    if rawArguments.isEmpty || rawArguments.contains("--help") || rawArguments.contains("-h") { print(spriteHelp); return }
+    if rawArguments.isEmpty { failWithUsage(spriteHelp) }
+    if rawArguments.contains("--help") || rawArguments.contains("-h") { print(spriteHelp); return }
     try checkArgumentsAreUTF8(command: "pinmint sprite")
     let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
                                   valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
@@ -115,8 +116,10 @@ func ratioList(_ arguments: Arguments, option: String, default defaultRatios: [D
     guard let text = arguments.value(option) else { return defaultRatios }
     var ratios: [Double] = []
     for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
-        let trimmed = piece.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "x", with: "")
-        guard let ratio = Double(trimmed), ratio.isFinite else {
+        // "2x" is read as 2; the rest must be a plain decimal ("0x2" is not 2).
+        var trimmed = piece.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("x") { trimmed.removeLast() }
+        guard let ratio = Arguments.decimal(trimmed), ratio.isFinite else {
             throw UsageError(message: "\(arguments.command): \(option) '\(text)': '\(piece)' is not a number")
         }
         guard (0.25...8).contains(ratio) else { throw UsageError(message: "\(arguments.command): \(option) \(piece) is out of range (0.25...8)") }

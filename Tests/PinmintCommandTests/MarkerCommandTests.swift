@@ -216,6 +216,10 @@ struct MarkerCommandTests {
         #expect(result.standardError.contains("--scale") && result.standardError.contains("is not a number"), "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(try runPinmint(["render", "price-tag", "-o", "-", "--scale", "2x"]).status == 0)
+        // Sprite ratios likewise (every "x" was deleted: "0x2" was 2, "1.5x" … passed).
+        let seeds = repositoryRoot.appendingPathComponent("docs/demo/seed-markers.json").path
+        let sprite = try runPinmint(["sprite", seeds, "-o", "/tmp/never-written/s", "--ratio", scale])
+        #expect(sprite.status == 2 && sprite.standardError.contains("is not a number"), "\(sprite.standardError)")
     }
 
     @Test func stylesListsThePresetsAndTheirOptions() throws {

@@ -189,7 +189,7 @@ struct RenderCommandTests {
     }
 
     /// `pinmint` alone exited 0: usage goes to standard error with exit code 2.
-    @Test(arguments: [[], ["png"], ["render"]])
+    @Test(arguments: [[], ["png"], ["render"], ["sprite"], ["batch"]])
     func aCommandWithNothingToDoIsUsageAndExitCodeTwo(_ arguments: [String]) throws {
         let result = try runPinmint(arguments)
         #expect(result.status == 2, "\(arguments)")
