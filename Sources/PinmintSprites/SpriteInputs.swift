@@ -38,6 +38,18 @@ public struct SpriteInputs: Sendable {
     }
 
     public private(set) var sources: [Source] = []
+
+    /// Every file the sources read (SVGs, PNGs, marker lists), so that no
+    /// output is written over one of them.
+    public var inputFiles: [String] {
+        sources.flatMap { source -> [String] in
+            switch source {
+            case .svg(_, let path): return [path]
+            case .png(_, let files): return Array(files.values)
+            case .marker(_, _, let input, _): return [input]
+            }
+        }
+    }
     /// Per-id metadata from sidecars and marker lists, in @1x pixels.
     public private(set) var overrides: [String: SpriteMetadataOverride] = [:]
 

@@ -409,3 +409,19 @@ struct SpriteAndBatchOutputTests {
                 + "(a field's number must be within ±1.7976931348623157e+308)\n")
     }
 }
+
+/// Sprite files never replace the inputs they are made from.
+@Suite struct SpriteOutputOverInputTests {
+    @Test func aSpriteNamedLikeAnInputIconIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = folder.appendingPathComponent("ic")
+        try FileManager.default.createDirectory(at: icons, withIntermediateDirectories: true)
+        let original = repositoryRoot.appendingPathComponent("Golden/markers/pin-short@2x.png")
+        try FileManager.default.copyItem(at: original, to: icons.appendingPathComponent("b.png"))
+        let result = try runPinmint(["sprite", icons.path, "-o", icons.appendingPathComponent("b").path, "--ratio", "1"])
+        #expect(result.status == 2 && result.standardError.contains("is the input file"), "\(result.standardError)")
+        #expect(try Data(contentsOf: icons.appendingPathComponent("b.png")) == Data(contentsOf: original))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: icons.path) == ["b.png"])
+    }
+}
