@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 import PinmintSprites
@@ -114,6 +115,11 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let indexName = arguments.value("--index") ?? "index.json"
     guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
         throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
+    }
+    // The index may not replace the data or the style it is made from (`--index data.csv` in DIR).
+    let indexPath = PathName.appending(indexName, to: output)
+    for input in [data, styleName] where input != "-" && FileManager.default.fileExists(atPath: input) {
+        try refuseClashingOutputs([(indexPath, "--index")], input: input, command: "pinmint batch")
     }
 
     var configuration = try BatchConfiguration(file: file, settings: settings, idTemplate: idTemplate, scales: scales,

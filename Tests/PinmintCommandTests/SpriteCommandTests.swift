@@ -425,3 +425,18 @@ struct SpriteAndBatchOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: icons.path) == ["b.png"])
     }
 }
+
+/// The batch index never replaces the data or the style it comes from.
+@Suite struct BatchIndexOverInputTests {
+    @Test func anIndexNamedLikeTheDataIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data.csv")
+        try Data("id,price\na,1\n".utf8).write(to: data)
+        let result = try runPinmint(["batch", data.path, "-o", folder.path, "--style", "price-tag", "--set", "label={price}",
+                                     "--index", "data.csv"])
+        #expect(result.status == 2 && result.standardError.contains("is the input file"), "\(result.standardError)")
+        #expect(try String(contentsOf: data, encoding: .utf8) == "id,price\na,1\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["data.csv"])
+    }
+}
