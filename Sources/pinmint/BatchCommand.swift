@@ -53,7 +53,7 @@ previous ones together or not at all.
 
 func runBatch(_ rawArguments: [String]) -> Never {
     do {
-        exit(try batch(rawArguments))
+        finish(try batch(rawArguments))
     } catch let error as UsageError {
         fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message)
     } catch let error as SpriteError {

@@ -56,10 +56,10 @@ enum DiffExitCode {
 func runDiff(_ rawArguments: [String]) -> Never {
     if rawArguments.contains("--help") || rawArguments.contains("-h") {
         print(diffHelp)
-        exit(DiffExitCode.match)
+        finish(DiffExitCode.match)
     }
     do {
-        exit(try diff(rawArguments))
+        finish(try diff(rawArguments))
     } catch let error as UsageError {
         fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message,
              code: DiffExitCode.badInput)

@@ -58,7 +58,7 @@ func goldenRenderers() -> GoldenRenderers {
 func runGolden(_ rawArguments: [String]) -> Never {
     if rawArguments.contains("--help") || rawArguments.contains("-h") {
         print(goldenHelp)
-        exit(0)
+        finish(0)
     }
     let badInput: Int32 = 3
     do {
@@ -89,7 +89,7 @@ func runGolden(_ rawArguments: [String]) -> Never {
                 throw UsageError(message: "pinmint golden: \(report): cannot write the report (\(systemReason(error)))")
             }
         }
-        exit(run.hasErrors ? badInput : run.allSettled ? 0 : 1)
+        finish(run.hasErrors ? badInput : run.allSettled ? 0 : 1)
     } catch let error as UsageError {
         fail(error.message.hasPrefix("pinmint ") ? String(error.message.dropFirst("pinmint ".count)) : error.message,
              code: badInput)

@@ -46,6 +46,18 @@ func failWithUsage(_ help: String) -> Never {
     exit(2)
 }
 
+/// Ends the program with `code` once what `print` buffered is written: a
+/// write that fails there (a full disk, a closed descriptor) is one line on
+/// standard error and `outputFailureCode` instead (diff, golden and batch,
+/// whose codes 1 and 2 mean other things, use 3).
+func finish(_ code: Int32, outputFailureCode: Int32 = 3) -> Never {
+    if fflush(nil) != 0 {
+        writeStandardError("pinmint: standard output: \(String(cString: strerror(errno)))\n")
+        exit(outputFailureCode)
+    }
+    exit(code)
+}
+
 /// Writes `text` to standard error. A closed or full standard error is
 /// ignored (there is nowhere left to say so); FileHandle's `write` would
 /// trap instead.

@@ -113,3 +113,13 @@ struct PNGCommandTests {
                 "\(result.standardError)")
     }
 }
+
+extension StandardStreamTests {
+    /// diff and golden reported success or a difference with their output lost.
+    @Test func diffToAFullStandardOutputIsAnError() throws {
+        let image = repositoryRoot.appendingPathComponent("Golden/markers/pin-short@2x.png").path
+        let result = try shell("exec \"$0\" diff \"$1\" \"$1\" >/dev/full", [image])
+        #expect(result.status == 3)
+        #expect(result.standardError.hasPrefix("pinmint: standard output: "), "\(result.standardError)")
+    }
+}
