@@ -315,13 +315,26 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     static func makeFolder(_ folder: String) throws(SpriteError) {
+        guard !folder.isEmpty else { throw SpriteError(input: "-o ''", problem: "expected a folder") }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw SpriteError(input: folder, problem: "exists and is not a folder") }
             return
         }
+        // Name the part of the path that is in the way (Foundation says only "error 512").
+        var ancestor = PathName.folder(of: folder)
+        while !ancestor.isEmpty && ancestor != "/" {
+            if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw SpriteError(input: folder, problem: "cannot create the folder: \(ancestor) is a file")
+                }
+                break
+            }
+            ancestor = PathName.folder(of: ancestor)
+        }
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw SpriteError(input: folder, problem: "cannot create the folder: \((error as NSError).localizedDescription)")
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw SpriteError(input: folder, problem: "cannot create the folder: \((underlying ?? error as NSError).localizedDescription)")
         }
     }
 }

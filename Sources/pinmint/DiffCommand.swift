@@ -153,6 +153,7 @@ private func checkStreams(_ arguments: Arguments, expectedPath: String, actualPa
             + fromStandardInput.joined(separator: " and "))
     }
     guard let diffPath = arguments.value("--diff") else { return }
+    if diffPath.isEmpty { throw UsageError(message: "\(command): --diff '': expected a .png file path or '-'") }
     if diffPath == "-" {
         if arguments.flag("--json") {
             throw UsageError(message: "\(command): --json: cannot be used with '--diff -' "

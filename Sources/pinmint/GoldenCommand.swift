@@ -107,6 +107,10 @@ func checkReportPath(_ path: String) throws(UsageError) {
         || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
         throw UsageError(message: "pinmint golden: \(path): is a directory, expected an .html file path")
     }
+    // An HTML file by name, so that a slip (`--report suite/case.png`) cannot replace an image or an input.
+    guard PathName.pathExtension(of: path).lowercased() == "html" || PathName.pathExtension(of: path).lowercased() == "htm" else {
+        throw UsageError(message: "pinmint golden: --report \(path): expected an .html file path")
+    }
     let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
     guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
         throw UsageError(message: "pinmint golden: \(path): the report's folder \(parent) does not exist")

@@ -107,6 +107,13 @@ struct DiffCommandTests {
         (["--ignore-mask", "no-such-mask.png"], "no-such-mask.png"),
     ]
 
+    /// Said only "pinmint: : …", without the flag.
+    @Test func anEmptyDiffPathNamesTheFlag() throws {
+        let result = try runPinmint(["diff"] + pair("flat-edits") + ["--diff", ""])
+        #expect(result.status == 3 && result.standardError.contains("--diff '': expected a .png file path or '-'"),
+                "\(result.standardError)")
+    }
+
     @Test(arguments: badInputs.indices)
     func badInputExitsThreeWithOneLine(_ index: Int) throws {
         let bad = DiffCommandTests.badInputs[index]
@@ -317,7 +324,7 @@ struct GoldenCommandTests {
     }
 
     /// Regression: `--report DIR` failed after the whole run with "(NSCocoaErrorDomain error 512.)".
-    @Test(arguments: ["folder", "folder/", "no-such-folder/report.html"])
+    @Test(arguments: ["folder", "folder/", "no-such-folder/report.html", "star-evenodd.svg"])
     func unwritableReportPathIsRefusedBeforeTheRun(_ path: String) throws {
         let folder = try suite()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -328,7 +335,11 @@ struct GoldenCommandTests {
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(report)
             && !result.standardError.contains("NSCocoaErrorDomain"), "\(result.standardError)")
-        #expect(path.hasPrefix("no-such") || result.standardError.contains("is a directory, expected an .html file path"))
+        #expect(path.hasPrefix("no-such") || result.standardError.contains("expected an .html file path"))
+        // An input of the suite is never replaced by the report.
+        if path.hasSuffix(".svg") {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(path)).starts(with: Array("<".utf8)))
+        }
     }
 
     @Test func missingFolderIsBadInput() throws {

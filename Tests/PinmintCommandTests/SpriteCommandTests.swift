@@ -440,3 +440,19 @@ struct SpriteAndBatchOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["data.csv"])
     }
 }
+
+extension BatchIndexOverInputTests {
+    /// Said "pinmint: : cannot create the folder" and "(NSCocoaErrorDomain error 512.)".
+    @Test func batchOutputFoldersThatCannotBeMadeAreNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data.csv")
+        try Data("id,price\na,1\n".utf8).write(to: data)
+        let empty = try runPinmint(["batch", data.path, "-o", "", "--style", "price-tag", "--set", "label={price}"])
+        #expect(empty.status == 2 && empty.standardError.contains("-o ''"), "\(empty.standardError)")
+        let underFile = data.path + "/out"
+        let blocked = try runPinmint(["batch", data.path, "-o", underFile, "--style", "price-tag", "--set", "label={price}"])
+        #expect(blocked.status == 2 && blocked.standardError.contains("\(data.path) is a file"), "\(blocked.standardError)")
+        #expect(!blocked.standardError.contains("NSCocoaErrorDomain"))
+    }
+}
