@@ -255,15 +255,24 @@ public enum PNGEncoder {
     }
 
     private static func writeToStandardOutputReportingError(_ bytes: [UInt8]) -> PNGError? {
-        func failure() -> PNGError { PNGError(file: "standard output", problem: String(cString: strerror(errno))) }
-        if fflush(nil) != 0 { return failure() }  // every stdio stream: what `print` buffered goes first
+        // Every stdio stream first: what `print` buffered goes before these bytes.
+        guard fflush(nil) == 0 else { return PNGError(file: "standard output", problem: String(cString: strerror(errno))) }
+        return writeAll(bytes, to: STDOUT_FILENO).map { PNGError(file: "standard output", problem: $0) }
+    }
+
+    /// Writes all of `bytes` to `descriptor` with write(2), again after short
+    /// and interrupted writes: nil when done, else the system's reason ("No
+    /// space left on device"). The one write loop of the package (files,
+    /// standard output, standard error).
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return failure()
+                return String(cString: strerror(errno))
             }
+            if written == 0 { return "nothing could be written" }
             offset += written
         }
         return nil

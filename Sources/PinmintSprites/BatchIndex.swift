@@ -1,6 +1,7 @@
 import Foundation
 import PinmintGeometry
 import PinmintMarkers
+import PinmintPNG
 
 /// Writes files whole or not at all: into a temporary file beside the
 /// target, then renamed over it. Safe from several threads at once.
@@ -10,18 +11,7 @@ public enum AtomicFile {
     /// Writes all of `bytes` to `descriptor` (again after EINTR) and closes
     /// it; the system's reason when either fails, else nil.
     static func writeAndClose(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        var written = 0
-        let failure: String? = bytes.withUnsafeBytes { buffer -> String? in
-            while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                written += count
-            }
-            return nil
-        }
+        let failure = PNGEncoder.writeAll(bytes, to: descriptor)
         let closed = close(descriptor) == 0
         return failure ?? (closed ? nil : String(cString: strerror(errno)))
     }

@@ -118,9 +118,9 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     }
     // The index may not replace the data or the style it is made from (`--index data.csv` in DIR).
     let indexPath = PathName.appending(indexName, to: output)
-    for input in [data, styleName] where input != "-" && FileManager.default.fileExists(atPath: input) {
-        try refuseClashingOutputs([(indexPath, "--index")], input: input, command: "pinmint batch")
-    }
+    try refuseClashingOutputs([(indexPath, "--index")],
+                              inputs: [data, styleName].filter { FileManager.default.fileExists(atPath: $0) },
+                              command: "pinmint batch")
 
     var configuration = try BatchConfiguration(file: file, settings: settings, idTemplate: idTemplate, scales: scales,
                                                outputFolder: output, jobs: jobs)

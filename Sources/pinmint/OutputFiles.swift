@@ -16,17 +16,19 @@ func checkOutputPath(_ path: String, option: String, command: String) throws(Usa
     }
 }
 
-/// Refuses a call whose outputs would overwrite each other or the input:
+/// Refuses a call whose outputs would overwrite each other or an input:
 /// two outputs naming the same file (after `..`, `.` and symbolic links, or
-/// the same existing file by device and inode), or an output that is the
-/// input file. Standard output (`-`) is checked by the caller.
+/// the same existing file by device and inode), or an output that is one of
+/// the files the call reads. Standard output (`-`) is checked by the caller.
 /// - Parameters:
 ///   - outputs: each output path with the option that named it (e.g. "-o", "--meta").
-///   - input: the input file, or nil when the input is a preset or standard input.
-func refuseClashingOutputs(_ outputs: [(path: String, option: String)], input: String?, command: String) throws(UsageError) {
+///   - inputs: the files the call reads (a marker file, pictures, icons, data);
+///     `-` (standard input) is skipped.
+func refuseClashingOutputs(_ outputs: [(path: String, option: String)], inputs: [String], command: String) throws(UsageError) {
     let files = outputs.filter { $0.path != "-" }
+    let inputs = inputs.filter { $0 != "-" }
     for (index, output) in files.enumerated() {
-        if let input, input != "-", sameFile(output.path, input) {
+        if inputs.contains(where: { sameFile(output.path, $0) }) {
             throw UsageError(message: "\(command): \(output.option) '\(output.path)' is the input file; write the output elsewhere")
         }
         if let earlier = files[..<index].first(where: { sameFile($0.path, output.path) }) {

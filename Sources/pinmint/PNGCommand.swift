@@ -55,7 +55,7 @@ func runPNG(_ rawArguments: [String]) throws {
         }
         try checkOutputPath(output, option: "-o", command: "pinmint png convert")
         // In place is safe: the input is read whole before the atomic write replaces it.
-        try refuseClashingOutputs([(output, "-o")], input: nil, command: "pinmint png convert")
+        try refuseClashingOutputs([(output, "-o")], inputs: [], command: "pinmint png convert")
         let mode = try pngMode(arguments)
         let bytes = try PNGDecoder.readFile(input)
         let decoded = try PNGDecoder.decode(bytes, name: input)

@@ -146,12 +146,10 @@ func runRender(_ rawArguments: [String]) throws {
         let json = MarkerMetadata.jsonText(images.count == 1 ? images[0].metadata as Any : images.map(\.metadata) as Any)
         files.append((Array(json.utf8), meta, "--meta"))
     }
-    try refuseClashingOutputs(files.map { ($0.path, $0.option) }, input: inputFile, command: "pinmint render")
     // A picture or icon given as an option is an input too: never written over.
-    for option in style.options where option.kind == .file {
-        guard let picture = options[option.name] else { continue }
-        try refuseClashingOutputs(files.map { ($0.path, $0.option) }, input: picture, command: "pinmint render")
-    }
+    let pictures = style.options.filter { $0.kind == .file }.compactMap { options[$0.name] }
+    try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 } + pictures,
+                              command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
 }
 
@@ -197,7 +195,7 @@ private func renderSVG(_ rawArguments: [String], input: String) throws {
         images.append((try PNGEncoder.encode(canvas, pixelRatio: scale, mode: mode),
                        outputPath(output, variant: "default", scale: scale, single: scales.count == 1)))
     }
-    try refuseClashingOutputs(images.map { ($0.path, "-o") }, input: input, command: "pinmint render")
+    try refuseClashingOutputs(images.map { ($0.path, "-o") }, inputs: [input], command: "pinmint render")
     try PNGEncoder.writeAtomically(images)
 }
 

@@ -98,9 +98,7 @@ func runSprite(_ rawArguments: [String]) throws {
         }
     }
     // No sprite file may replace one of the inputs (`-o icons/pin` beside icons/pin.png).
-    for input in Set(inputs.inputFiles) {
-        try refuseClashingOutputs(files.map { ($0.path, "-o") }, input: input, command: "pinmint sprite")
-    }
+    try refuseClashingOutputs(files.map { ($0.path, "-o") }, inputs: inputs.inputFiles, command: "pinmint sprite")
     // Every file of the sprite, or none: a file that cannot be written leaves the old sprite as it was.
     let set = FileSet()
     do {

@@ -62,16 +62,7 @@ func finish(_ code: Int32, outputFailureCode: Int32 = 3) -> Never {
 /// ignored (there is nowhere left to say so); FileHandle's `write` would
 /// trap instead.
 func writeStandardError(_ text: String) {
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-        var written = 0
-        while written < buffer.count {
-            let count = write(2, buffer.baseAddress! + written, buffer.count - written)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            written += count
-        }
-    }
+    _ = PNGEncoder.writeAll(Array(text.utf8), to: STDERR_FILENO)
 }
 
 /// `message` on one line: control characters that input echoed into it may
