@@ -34,28 +34,38 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
             return value
         } catch let error as MarkerError {
             throw error
-        } catch let DecodingError.dataCorrupted(context) {
-            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                ?? JSONValue.syntaxProblem(data)
-            throw MarkerError(input: name, problem: "not valid JSON" + (reason.map { ": \($0)" } ?? ""))
         } catch {
-            throw MarkerError(input: name, problem: "not valid JSON" + (JSONValue.syntaxProblem(data).map { ": \($0)" } ?? ""))
+            throw MarkerError(input: name, problem: "not valid JSON" + (JSONValue.syntaxProblem(data, error: error).map { ": \($0)" } ?? ""))
         }
     }
 
-    /// What JSONSerialization says is wrong with `data` (JSONDecoder on
-    /// Linux gives no reason): "unexpected end of file during JSON parse",
-    /// "too many nested arrays or dictionaries around character 513". Only
-    /// on the error path, so valid input is parsed once.
-    private static func syntaxProblem(_ data: Data) -> String? {
+    /// Why `data` is not JSON, for a message after "not valid JSON: ":
+    /// the decoder's underlying reason when it gives one, else what
+    /// JSONSerialization says (JSONDecoder on Linux gives no reason):
+    /// "unexpected end of file during JSON parse", "too many nested arrays
+    /// or dictionaries around character 513" (characters counted from the
+    /// start of `data`). Nil when neither says. `error` is what decoding
+    /// `data` threw; call this only on that error path, so valid input is
+    /// parsed once. Shared by marker descriptions and batch data rows.
+    public static func syntaxProblem(_ data: Data, error: any Error) -> String? {
+        if case DecodingError.dataCorrupted(let context)? = error as? DecodingError,
+           let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String {
+            return sentenceFragment(reason)
+        }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil
         } catch {
-            guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !text.isEmpty else { return nil }
-            if text.hasSuffix(".") { text.removeLast() }
-            return text.prefix(1).lowercased() + text.dropFirst()
+            return sentenceFragment((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "")
         }
+    }
+
+    /// "Unexpected end of file." as "unexpected end of file", to follow a colon; nil when empty.
+    private static func sentenceFragment(_ text: String) -> String? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix(".") { text.removeLast() }
+        guard !text.isEmpty else { return nil }
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     private func checkDepth(name: String, depth: Int) throws(MarkerError) {

@@ -264,7 +264,7 @@ enum JSONRow {
             value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
             if let number = outOfRangeNumber(bytes) { return .malformed(line: line, problem: numberProblem(number)) }
-            return .malformed(line: line, problem: "not valid JSON (\(reason(error)))")
+            return .malformed(line: line, problem: invalidJSON(bytes, error: error))
         }
         guard case .object(let members) = value else {
             return .malformed(line: line, problem: "the \(what) is \(value.typeName), not a JSON object")
@@ -272,16 +272,19 @@ enum JSONRow {
         return row(members, line: line)
     }
 
-    static func row(_ members: [String: JSONValue], line: Int, coordinates: [Double]? = nil) -> DataRowResult {
+    /// A row of `members`; `path` (a GeoJSON feature's `features[3].properties`)
+    /// leads its problems.
+    static func row(_ members: [String: JSONValue], line: Int, path: String? = nil, coordinates: [Double]? = nil) -> DataRowResult {
+        let lead = path.map { "\($0): " } ?? ""
         guard members.count <= DataLimits.maximumFieldCount else {
-            return .malformed(line: line, problem: "more than \(DataLimits.maximumFieldCount) fields")
+            return .malformed(line: line, problem: lead + "more than \(DataLimits.maximumFieldCount) fields")
         }
         var fields: [String: String] = [:]
         for (key, value) in members {
             let text = text(value)
             // A NUL written as the escape \u0000 (a raw one is refused with the row's bytes).
             if text.utf8.contains(0) || key.utf8.contains(0) {
-                return .malformed(line: line, problem: "field '\(key.replacingOccurrences(of: "\u{0}", with: "\\u0000"))' holds a NUL character (\\u0000)")
+                return .malformed(line: line, problem: lead + "field '\(key.replacingOccurrences(of: "\u{0}", with: "\\u0000"))' holds a NUL character (\\u0000)")
             }
             fields[key] = text
         }
@@ -331,21 +334,10 @@ enum JSONRow {
         return "the number \(shown) is out of range (too close to 0: the smallest a field's number can be is ±\(Double.leastNonzeroMagnitude))"
     }
 
-    static func reason(_ error: Error) -> String {
-        var text: String
-        if let decoding = error as? DecodingError {
-            switch decoding {
-            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-                text = context.debugDescription
-                if let underlying = context.underlyingError {
-                    text = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? text
-                }
-            @unknown default: text = "\(error)"
-            }
-        } else {
-            text = "\(error)"
-        }
-        return text.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    /// "not valid JSON: REASON" for row text that did not decode (`error`),
+    /// with the reason the marker description parser gives (JSONValue.syntaxProblem).
+    static func invalidJSON(_ bytes: [UInt8], error: any Error) -> String {
+        "not valid JSON" + (JSONValue.syntaxProblem(Data(bytes), error: error).map { ": \($0)" } ?? "")
     }
 }
 

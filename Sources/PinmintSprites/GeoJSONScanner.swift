@@ -5,11 +5,14 @@ import PinmintMarkers
 /// a time, without holding the document: it follows strings and bracket
 /// depth only, finds the top-level `"features"` array, and hands each
 /// element's text to the JSON parser. A feature that does not parse is one
-/// malformed row; the scan goes on at the next element.
+/// malformed row, named by its line and its place (`features[3]`); the scan
+/// goes on at the next element.
 struct GeoJSONScanner {
     private var started = false
     private var inFeatures = false
     private var finished = false
+    /// The 0-based index in the features array of the next element.
+    private var featureIndex = 0
 
     mutating func next(_ stream: ByteStream, input: String) throws(SpriteError) -> DataRowResult? {
         if finished { return nil }
@@ -35,12 +38,13 @@ struct GeoJSONScanner {
                 finished = true
                 return nil
             }
-            let line = stream.line
+            let line = stream.line, path = "features[\(featureIndex)]"
+            featureIndex += 1
             let element = try readElement(stream, input: input)
             guard let bytes = element else {
-                return .malformed(line: line, problem: "a feature longer than \(DataLimits.maximumRowBytes) bytes")
+                return .malformed(line: line, problem: "\(path): a feature longer than \(DataLimits.maximumRowBytes) bytes")
             }
-            return Self.feature(bytes, line: line)
+            return Self.feature(bytes, line: line, path: path)
         }
     }
 
@@ -132,25 +136,28 @@ struct GeoJSONScanner {
         while let byte = stream.peekByte(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { _ = stream.nextByte() }
     }
 
-    /// A feature's properties as fields (its `id` too when the properties have none), and a Point's coordinates.
-    static func feature(_ bytes: [UInt8], line: Int) -> DataRowResult {
-        if let problem = TextBytes.problem(bytes) { return .malformed(line: line, problem: "the feature \(problem)") }
+    /// A feature's properties as fields (its `id` too when the properties have
+    /// none), and a Point's coordinates. `path` (`features[3]`) leads every problem.
+    static func feature(_ bytes: [UInt8], line: Int, path: String) -> DataRowResult {
+        func malformed(_ place: String, _ problem: String) -> DataRowResult { .malformed(line: line, problem: "\(place): \(problem)") }
+        if let problem = TextBytes.problem(bytes) { return malformed(path, "the feature \(problem)") }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
-            if let number = JSONRow.outOfRangeNumber(bytes) { return .malformed(line: line, problem: JSONRow.numberProblem(number)) }
-            return .malformed(line: line, problem: "the feature is not valid JSON (\(JSONRow.reason(error)))")
+            if let number = JSONRow.outOfRangeNumber(bytes) { return malformed(path, JSONRow.numberProblem(number)) }
+            return malformed(path, JSONRow.invalidJSON(bytes, error: error))
         }
         guard case .object(let feature) = value else {
-            return .malformed(line: line, problem: "the feature is \(value.typeName), not an object")
+            return malformed(path, "expected a Feature object, found \(value.typeName)")
         }
         guard feature["type"] == .string("Feature") else {
-            return .malformed(line: line, problem: "not a Feature (\"type\": \(feature["type"].map { JSONText.serialize($0) } ?? "missing"))")
+            return malformed("\(path).type", feature["type"].map { "expected \"Feature\", found \(JSONText.serialize($0))" }
+                             ?? "missing (a feature's type is \"Feature\")")
         }
         var properties: [String: JSONValue]
         switch feature["properties"] {
         case .object(let members)?: properties = members
         case .null?, nil: properties = [:]
-        case let other?: return .malformed(line: line, problem: "\"properties\" is \(other.typeName), not an object")
+        case let other?: return malformed("\(path).properties", "expected an object, found \(other.typeName)")
         }
         if properties["id"] == nil, let id = feature["id"] { properties["id"] = id }
         var coordinates: [Double]? = nil
@@ -159,6 +166,6 @@ struct GeoJSONScanner {
            case .number(let longitude) = position[0], case .number(let latitude) = position[1] {
             coordinates = [longitude, latitude]
         }
-        return JSONRow.row(properties, line: line, coordinates: coordinates)
+        return JSONRow.row(properties, line: line, path: "\(path).properties", coordinates: coordinates)
     }
 }

@@ -71,7 +71,7 @@ struct JSONRowTests {
         #expect(try readAll(text, name: "d.jsonl") == [
             "1 f=1.5 id=a n= ok=true price=5200",
             "3 ! the line is an array, not a JSON object",
-            "4 ! not valid JSON (The given data was not valid JSON)",
+            "4 ! not valid JSON: invalid value around character 1",
             "5 id=b tags=[1,2]",
         ])
     }
@@ -92,8 +92,42 @@ struct JSONRowTests {
         #expect(rows.count == 5)
         #expect(rows[0] == "3 id=7 name=Café \"A\" price=5200 @[121.5, 25.03]")
         #expect(rows[1] == "5 id=b name=x, ] }")
-        #expect(rows[2].hasPrefix("6 ! the feature is not valid JSON"), "\(rows[2])")
-        #expect(Array(rows.dropFirst(3)) == ["7 ! not a Feature (\"type\": \"Point\")", "8 ! the feature is a number, not an object"])
+        #expect(rows[2].hasPrefix("6 ! features[2]: not valid JSON: "), "\(rows[2])")
+        #expect(Array(rows.dropFirst(3)) == ["7 ! features[3].type: expected \"Feature\", found \"Point\"",
+                                             "8 ! features[4]: expected a Feature object, found a number"])
+    }
+
+    /// A malformed JSON line said only "The given data was not valid JSON":
+    /// each now gets the reason the marker description parser gives.
+    @Test(arguments: [
+        (#"{"id": "c""#, "not valid JSON: unexpected end of file during JSON parse"),
+        (#"{"id": "d", "price": }"#, "not valid JSON: invalid value around character 21"),
+        (#""just text""#, "the line is a string, not a JSON object"),
+    ])
+    func malformedJSONLineSaysWhy(_ line: String, _ problem: String) throws {
+        #expect(try readAll("{\"id\": \"a\"}\n\(line)\n{\"id\": \"b\"}\n", name: "rows.jsonl") == ["1 id=a", "2 ! \(problem)", "3 id=b"])
+    }
+
+    /// A malformed GeoJSON feature was "the feature is not valid JSON (The
+    /// given data was not valid JSON)": each problem now leads with the
+    /// feature's place in the document.
+    @Test(arguments: [
+        (#"{"type": "Feature", "properties": {"id": x}}"#, "features[1]: not valid JSON: invalid value around character "),
+        (#"{"type": "Feature", "properties": "x"}"#, "features[1].properties: expected an object, found a string"),
+        (#"{"properties": {}}"#, "features[1].type: missing (a feature's type is \"Feature\")"),
+        (#"{"type": "Feature", "properties": {"id": "\u0000"}}"#, "features[1].properties: field 'id' holds a NUL character (\\u0000)"),
+        (#"[1, 2]"#, "features[1]: expected a Feature object, found an array"),
+    ])
+    func malformedFeatureNamesItsPlace(_ feature: String, _ problem: String) throws {
+        let text = """
+        {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"id": "a"}},
+        \(feature),
+        {"type": "Feature", "properties": {"id": "b"}}]}
+        """
+        let rows = try readAll(text, name: "places.geojson")
+        #expect(rows.count == 3 && rows[0] == "2 id=a" && rows[2] == "4 id=b", "\(rows)")
+        #expect(rows.count == 3 && rows[1].hasPrefix("3 ! \(problem)"), "\(rows)")
     }
 
     @Test func notAFeatureCollection() throws {
@@ -169,8 +203,8 @@ struct RowBytesTests {
         ("GeoJSON, a number out of range and invalid UTF-8", "d.geojson",
          Array("{\"type\": \"FeatureCollection\", \"features\": [\n{\"type\": \"Feature\", \"properties\": {\"p\": 1e309}},\n{\"type\": \"Feature\", \"properties\": {\"p\": \"".utf8)
             + [0xFF] + Array("\"}},\n{\"type\": \"Feature\", \"properties\": {\"id\": \"c\"}}]}\n".utf8),
-         ["2 ! the number 1e309 is out of range (a field's number must be within ±1.7976931348623157e+308)",
-          "3 ! the feature is not valid UTF-8 (byte 42 is 0xFF)", "4 id=c"]),
+         ["2 ! features[0]: the number 1e309 is out of range (a field's number must be within ±1.7976931348623157e+308)",
+          "3 ! features[1]: the feature is not valid UTF-8 (byte 42 is 0xFF)", "4 id=c"]),
     ]
 
     @Test(arguments: cases.indices)
