@@ -73,6 +73,7 @@ func runDiff(_ rawArguments: [String]) -> Never {
 /// Reads the two PNGs (on two threads), compares them, prints the result; returns the exit code.
 private func diff(_ rawArguments: [String]) throws -> Int32 {
     let command = "pinmint diff"
+    try checkArgumentsAreUTF8(command: command)
     let arguments = try Arguments(
         command: command, arguments: rawArguments,
         valueOptions: ["--diff", "--threshold", "--alpha", "--aa-color", "--diff-color", "--diff-color-alt", "--ignore",

@@ -62,6 +62,7 @@ func runGolden(_ rawArguments: [String]) -> Never {
     }
     let badInput: Int32 = 3
     do {
+        try checkArgumentsAreUTF8(command: "pinmint golden")
         let arguments = try Arguments(command: "pinmint golden", arguments: rawArguments,
                                       valueOptions: ["--update", "--report", "--jobs"])
         let folder = try arguments.singlePositional("suite folder")

@@ -40,6 +40,7 @@ func runPNG(_ rawArguments: [String]) throws {
     if subcommand == "--help" || subcommand == "-h" { print(pngHelp); return }
     let rest = Array(rawArguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") { print(pngHelp); return }
+    try checkArgumentsAreUTF8(command: "pinmint png")
     switch subcommand {
     case "info":
         let arguments = try Arguments(command: "pinmint png info", arguments: rest, valueOptions: [], flagOptions: ["--json"])

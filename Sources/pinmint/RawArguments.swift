@@ -4,8 +4,10 @@ import PinmintSprites
 /// Swift hands the command line over as `String`s, with U+FFFD in place of
 /// bytes that are not UTF-8: a file name so written would be looked up
 /// under a name it does not have ("no such file"), a template would draw
-/// the wrong text. `pinmint render`, `sprite` and `batch` refuse such an
-/// argument first, naming it with the bad byte shown as `\xFF`.
+/// the wrong text (or a file written under the wrong name). Every command
+/// that takes file names (`render`, `sprite`, `batch`, `diff`, `png`,
+/// `golden`) refuses such an argument first, naming it with the bad byte
+/// shown as `\xFF`.
 func checkArgumentsAreUTF8(command: String) throws(UsageError) {
     for index in 1..<Int(CommandLine.argc) {
         guard let pointer = CommandLine.unsafeArgv[index] else { continue }

@@ -26,4 +26,44 @@ import Testing
         #expect(fromFeatures.status == 1)
         #expect(fromFeatures.standardError == "pinmint: \(places.path):4: features[2].properties: expected an object, found an array\n")
     }
+
+    /// A file name that is not UTF-8 reached diff, png and golden with U+FFFD
+    /// in place of the bad byte: "no such file" for a file that is there, and
+    /// `png convert -o` wrote a file of another name. Each is now refused
+    /// as render, sprite and batch refuse it (diff and golden: their code 3).
+    @Test(arguments: [
+        ("diff", "diff \"$1\" \"$2\"", Int32(3)),
+        ("diff", "diff \"$1\" \"$1\" --diff \"$2\"", Int32(3)),
+        ("png", "png info \"$2\"", Int32(2)),
+        ("png", "png convert \"$2\" -o \"$1.copy.png\"", Int32(2)),
+        ("png", "png convert \"$1\" -o \"$2.copy.png\"", Int32(2)),
+        ("golden", "golden \"$3\"", Int32(3)),
+    ])
+    func fileNamesThatAreNotUTF8AreRefused(_ command: String, _ call: String, _ status: Int32) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = repositoryRoot.appendingPathComponent("Golden/markers/pin-short@2x.png")
+        let good = folder.appendingPathComponent("a.png").path
+        try FileManager.default.copyItem(atPath: png.path, toPath: good)
+        // $2 is a copy of a.png named b\xFF.png, $3 a folder g\xFF; the shell makes the bytes Swift's strings cannot.
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = Pipe()
+        process.currentDirectoryURL = folder
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", """
+            set -- "$1" "$(printf 'b\\377.png')" "$(printf 'g\\377')"
+            cp "$1" "$2" && mkdir "$3" && cp "$1" "$3/a.png" && exec "$0" \(call)
+            """, pinmintBinary.path, good]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status, "\(message)")
+        let name = call.contains("$3") ? "g\\xFF" : call.contains("$2.copy") ? "b\\xFF.png.copy.png" : "b\\xFF.png"
+        #expect(message == "pinmint: \(name): the argument is not valid UTF-8 (byte 2 is 0xFF); pinmint \(command) reads names and "
+                + "text as UTF-8: rename the file or fix the text\n")
+        // Nothing was written: the folder holds a.png, b\xFF.png and g\xFF only.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 3)
+    }
 }
