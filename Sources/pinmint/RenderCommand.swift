@@ -56,19 +56,12 @@ func runRender(_ rawArguments: [String]) throws {
         try renderSVG(rawArguments, input: input)
         return
     }
-    let file: MarkerFile
-    var inputFile: String? = nil
-    if let preset = MarkerStyle.preset(named: input) {
-        file = MarkerFile(style: preset)
-    } else if input.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: input) {
-        file = try MarkerFile(contentsOfFile: input)
-        inputFile = input
-    } else {
+    guard let loaded = try markerFile(named: input) else {
         let hint = closestPreset(to: input).map { " (did you mean '\($0)'?)" } ?? ""
         throw UsageError(message: "pinmint render: '\(input)' is not a preset\(hint), a .json marker file or an .svg "
                          + "(presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
     }
-    let style = file.style
+    let file = loaded.file, inputFile = loaded.path, style = file.style
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(styleHelp(style)); return }
 
     // The style's options become flags: text, colours, numbers and files
@@ -107,36 +100,26 @@ func runRender(_ rawArguments: [String]) throws {
             options[option.name] = value
         }
     }
-    for folder in arguments.allValues("--font-dir") {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError(message: "pinmint render: --font-dir '\(folder)' is not a folder")
-        }
-    }
+    let fontFolders = try checkedFontFolders(arguments)
 
     // Fill in the options (file values first, flags over them), then render everything before writing anything.
     var values = file.values
     for (name, text) in options {
         values[name] = try style.options.first { $0.name == name }!.parse(text, input: "--\(name)")
     }
-    let descriptions = try style.resolve(values: values)
-    let renderer = try MarkerRenderer(fontFolders: arguments.allValues("--font-dir"))
     let id = arguments.value("--id") ?? markerID(fromOutput: output)
     var images: [(path: String, bytes: [UInt8], metadata: [String: Any])] = []
     var warnings: [String] = []
-    for description in descriptions {
-        for scale in scales {
-            let marker = try renderer.render(description, scale: scale)
-            let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
-            let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
-            images.append((path, try marker.pngData(mode: mode),
-                           marker.metadata.json(id: markerID, file: path == "-" ? nil : PathName.lastComponent(of: path))))
-            for warning in marker.warnings where !warnings.contains(warning) { warnings.append(warning) }
-        }
+    try renderMarkers(style, values: values, scales: scales, fontFolders: fontFolders) { description, scale, marker in
+        let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
+        let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
+        images.append((path, try marker.pngData(mode: mode),
+                       marker.metadata.json(id: markerID, file: path == "-" ? nil : PathName.lastComponent(of: path))))
+        for warning in marker.warnings where !warnings.contains(warning) { warnings.append(warning) }
     }
     if output == "-" && images.count > 1 {
         throw UsageError(message: "pinmint render: -o - writes one image, but this call makes \(images.count) "
-                         + "(\(descriptions.count) variant(s) × \(scales.count) scale(s)); write to a file instead")
+                         + "(\(style.variantNames.count) variant(s) × \(scales.count) scale(s)); write to a file instead")
     }
     if !arguments.flag("--quiet") {
         for warning in warnings { writeStandardError("pinmint: warning: \(input): \(warning)\n") }
@@ -151,6 +134,31 @@ func runRender(_ rawArguments: [String]) throws {
     try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 } + pictures,
                               command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
+}
+
+/// A preset, or a marker description file (a name ending in `.json`, or
+/// any file that exists) with its path; nil when `input` is neither. What
+/// `render` and `styles` read a PRESET|MARKER.json argument as: one lookup,
+/// so that both give the same error for the same file.
+func markerFile(named input: String) throws(MarkerError) -> (file: MarkerFile, path: String?)? {
+    if let preset = MarkerStyle.preset(named: input) { return (MarkerFile(style: preset), nil) }
+    guard input.lowercased().hasSuffix(".json") || FileManager.default.fileExists(atPath: input) else { return nil }
+    return (try MarkerFile(contentsOfFile: input), input)
+}
+
+/// Renders every variant of `style` with `values` (typed option values;
+/// the style's defaults fill the rest) at each scale, handing each image
+/// to `body` in variant, then scale order. `render` writes them; `styles
+/// --show` renders at scale 1 and drops them, so that it refuses exactly
+/// what `render` refuses (a bad part, a missing picture, a size over the
+/// limits), with the same error.
+func renderMarkers(_ style: MarkerStyle, values: [String: JSONValue], scales: [Double], fontFolders: [String],
+                   _ body: (MarkerDescription, Double, RenderedMarker) throws -> Void) throws {
+    let descriptions = try style.resolve(values: values)
+    let renderer = try MarkerRenderer(fontFolders: fontFolders)
+    for description in descriptions {
+        for scale in scales { try body(description, scale, try renderer.render(description, scale: scale)) }
+    }
 }
 
 /// The first argument that names what to render: an existing file or a

@@ -2,39 +2,53 @@ import Foundation
 import PinmintMarkers
 
 let stylesHelp = """
-Usage: pinmint styles [PRESET|STYLE.json] [--show] [--json]
+Usage: pinmint styles [PRESET|STYLE.json] [--show] [--json] [--font-dir DIR]...
 
 Lists the built-in marker presets and their options (each option is a flag
 of 'pinmint render PRESET'). With a name, lists that style's options.
 
 Options:
-  --show       print the style's description (JSON) to copy and edit:
-               presets are written in the same format as marker files
-  --json       print the styles and options as JSON: [{"name", "description",
-               "variants", "options": [{"name", "type", "default", "help"}]}]
-  -h, --help   this help
+  --show           print the style's description (JSON) to copy and edit:
+                   presets are written in the same format as marker files.
+                   The style is first rendered as 'pinmint render STYLE' would
+                   (scale 1, its own option values): a file render refuses is
+                   refused with the same line (exit code 2)
+  --json           print the styles and options as JSON: [{"name", "description",
+                   "variants", "options": [{"name", "type", "default", "help"}]}]
+  --font-dir DIR   with --show: also look for fonts in DIR, as render does (repeatable)
+  -h, --help       this help
 """
 
 func runStyles(_ rawArguments: [String]) throws {
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(stylesHelp); return }
-    let arguments = try Arguments(command: "pinmint styles", arguments: rawArguments, valueOptions: [],
-                                  flagOptions: ["--show", "--json"])
+    try checkArgumentsAreUTF8(command: "pinmint styles")
+    let arguments = try Arguments(command: "pinmint styles", arguments: rawArguments, valueOptions: ["--font-dir"],
+                                  flagOptions: ["--show", "--json"], repeatable: ["--font-dir"])
     guard arguments.positionals.count <= 1 else {
         throw UsageError(message: "pinmint styles: expected at most one style, got \(arguments.positionals.count)")
     }
+    let fontFolders = try checkedFontFolders(arguments)
+    if !fontFolders.isEmpty && !arguments.flag("--show") {
+        throw UsageError(message: "pinmint styles: --font-dir applies to --show only")
+    }
     var styles = MarkerStyle.presets
+    var file: MarkerFile? = nil
     if let name = arguments.positionals.first {
-        if let preset = MarkerStyle.preset(named: name) {
-            styles = [preset]
-        } else if FileManager.default.fileExists(atPath: name) {
-            styles = [try MarkerFile(contentsOfFile: name).style]
-        } else {
+        if name.lowercased().hasSuffix(".svg") {
+            throw UsageError(message: "pinmint styles: '\(name)' is an SVG icon, not a marker style ('pinmint render \(name) -o OUT.png' draws it)")
+        }
+        // The same lookup as render's: a preset, a .json name, or any file that exists.
+        guard let loaded = try markerFile(named: name) else {
             throw UsageError(message: "pinmint styles: '\(name)' is not a preset (\(MarkerStyle.presetNames.joined(separator: ", "))) or a style file")
         }
+        file = loaded.file
+        styles = [loaded.file.style]
     }
     if arguments.flag("--show") {
-        guard styles.count == 1 else { throw UsageError(message: "pinmint styles: --show needs a style name") }
-        try writeStandardOutput(styles[0].source.trimmingCharacters(in: .newlines) + "\n")
+        guard let file else { throw UsageError(message: "pinmint styles: --show needs a style name") }
+        // What render would refuse is refused here, with render's line: a copy shown must be a copy that renders.
+        try renderMarkers(file.style, values: file.values, scales: [1], fontFolders: fontFolders) { _, _, _ in }
+        try writeStandardOutput(file.style.source.trimmingCharacters(in: .newlines) + "\n")
         return
     }
     if arguments.flag("--json") {

@@ -66,4 +66,41 @@ import Testing
         // Nothing was written: the folder holds a.png, b\xFF.png and g\xFF only.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 3)
     }
+
+    /// `styles FILE --show` printed descriptions that `render FILE` refuses
+    /// (it only parsed the file): now it renders first, as render does, and
+    /// refuses with render's line and code. One case per stage render
+    /// finds the problem at: reading, filling in options, drawing.
+    @Test(arguments: [
+        ("bad-colour.json", ##"{"marker": {"type": "box", "fill": "#zz0", "width": 10, "height": 10}}"##),
+        ("unknown-key.json", ##"{"marker": {"type": "box", "fil": "#f00", "width": 10, "height": 10}}"##),
+        ("bad-option.json", ##"{"preset": "price-tag", "options": {"fill": "#zz"}}"##),
+        ("missing-picture.json", ##"{"preset": "callout", "options": {"picture": "nowhere.png"}}"##),
+        ("missing-icon.json", ##"{"marker": {"type": "icon", "file": "nowhere.svg", "width": 10, "height": 10}}"##),
+    ])
+    func stylesShowRefusesWhatRenderRefuses(_ name: String, _ json: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(name).path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        let out = folder.appendingPathComponent("out.png").path
+        let rendered = try runPinmint(["render", file, "-o", out])
+        let shown = try runPinmint(["styles", file, "--show"])
+        #expect(rendered.status == 2 && rendered.standardError.hasPrefix("pinmint: ") && rendered.standardError.hasSuffix("\n"),
+                "\(rendered.standardError)")
+        #expect(shown.status == 2 && shown.standardError == rendered.standardError, "\(shown.standardError)")
+        #expect(shown.standardOutput.isEmpty)
+    }
+
+    @Test func stylesShowStillShowsAFileThatRenders() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("dot.json").path
+        let json = ##"{"marker": {"type": "box", "fill": "#f00", "width": 10, "height": 10}}"##
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        let shown = try runPinmint(["styles", file, "--show"])
+        #expect(shown.status == 0 && String(decoding: shown.standardOutput, as: UTF8.self) == json + "\n", "\(shown.standardError)")
+        let icon = try runPinmint(["styles", repositoryRoot.appendingPathComponent("Golden/scenes/callout.svg").path, "--show"])
+        #expect(icon.status == 2 && icon.standardError.contains("is an SVG icon, not a marker style"), "\(icon.standardError)")
+    }
 }
