@@ -8,7 +8,8 @@ import PinmintGeometry
 /// the user names (`--font-dir`), Pinmint's own `Fonts/` (see
 /// `shippedFontsFolder`), then the system folders `/usr/share/fonts`,
 /// `/usr/local/share/fonts` and `~/.fonts`. Earlier folders win when two
-/// faces have the same family and style. Folders that do not exist are skipped.
+/// faces have the same family and style. Folders that do not exist are
+/// skipped, except the one `$PINMINT_FONTS` names (`standard` throws).
 ///
 /// Scanning reads each face's names, weight and script coverage and closes
 /// it again (`descriptors`); faces are opened for drawing only when asked
@@ -69,8 +70,29 @@ public final class FontLibrary {
 
     /// The user's folders, then `Fonts/`, then (unless `includeSystem` is
     /// false) the system font folders.
+    /// - Throws: `FontError` (its file `PINMINT_FONTS`) when `$PINMINT_FONTS`
+    ///   is set but names no folder (missing, a file, unreadable): a typo
+    ///   there would otherwise fall through to other fonts, or none, silently.
     public static func standard(userFolders: [String] = [], includeSystem: Bool = true) throws(FontError) -> FontLibrary {
-        try FontLibrary(folders: userFolders + [shippedFontsFolder] + (includeSystem ? systemFolders : []))
+        try checkFontsVariable()
+        return try FontLibrary(folders: userFolders + [shippedFontsFolder] + (includeSystem ? systemFolders : []))
+    }
+
+    /// Throws when `$PINMINT_FONTS` is set and is not a folder that can be read.
+    static func checkFontsVariable() throws(FontError) {
+        guard let folder = ProcessInfo.processInfo.environment["PINMINT_FONTS"], !folder.isEmpty else { return }
+        var isFolder: ObjCBool = false
+        let problem: String
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            problem = "no such folder"
+        } else if !isFolder.boolValue {
+            problem = "a file, not a folder"
+        } else if !FileManager.default.isReadableFile(atPath: folder) || !FileManager.default.isExecutableFile(atPath: folder) {
+            problem = "a folder that cannot be read"
+        } else {
+            return
+        }
+        throw FontError(file: "PINMINT_FONTS", problem: "'\(folder)': \(problem) (it must name a folder of fonts, such as Pinmint's Fonts/)")
     }
 
     /// Font files under the folders, recursively, sorted by path within each folder.

@@ -6,8 +6,8 @@ Usage: pinmint fonts [--font-dir DIR]... [--no-system] [--json]
 
 Lists the font families Pinmint can use, with their styles and the scripts
 they cover. Folders are searched in this order: each --font-dir, Pinmint's
-own Fonts/ (or $PINMINT_FONTS), then /usr/share/fonts, /usr/local/share/fonts
-and ~/.fonts. Text falls back from the Latin family (Noto Sans) to the CJK
+own Fonts/ (or $PINMINT_FONTS, which must name a folder), then /usr/share/fonts,
+/usr/local/share/fonts and ~/.fonts. Text falls back from the Latin family (Noto Sans) to the CJK
 family (Noto Sans CJK SC); scripts that need shaping (Arabic, Hebrew, Indic,
 Thai) are listed when covered but are not laid out correctly.
 
@@ -35,19 +35,19 @@ private struct FamilyListing: Encodable {
 
 func runFonts(_ rawArguments: [String]) throws {
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(fontsHelp); return }
+    try checkArgumentsAreUTF8(command: "pinmint fonts")
     let arguments = try Arguments(command: "pinmint fonts", arguments: rawArguments, valueOptions: ["--font-dir"],
                                   flagOptions: ["--json", "--no-system"], repeatable: ["--font-dir"])
     guard arguments.positionals.isEmpty else {
         throw UsageError(message: "pinmint fonts: unexpected argument '\(arguments.positionals[0])'")
     }
-    let userFolders = arguments.allValues("--font-dir")
-    for folder in userFolders {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError(message: "pinmint fonts: --font-dir '\(folder)' is not a folder")
-        }
+    let userFolders = try checkedFontFolders(arguments)
+    let library: FontLibrary
+    do {
+        library = try FontLibrary.standard(userFolders: userFolders, includeSystem: !arguments.flag("--no-system"))
+    } catch {
+        throw UsageError(message: error.description)
     }
-    let library = try FontLibrary.standard(userFolders: userFolders, includeSystem: !arguments.flag("--no-system"))
     for problem in library.problems {
         writeStandardError("pinmint: warning: \(problem)\n")
     }

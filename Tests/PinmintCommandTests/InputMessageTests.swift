@@ -103,4 +103,35 @@ import Testing
         let icon = try runPinmint(["styles", repositoryRoot.appendingPathComponent("Golden/scenes/callout.svg").path, "--show"])
         #expect(icon.status == 2 && icon.standardError.contains("is an SVG icon, not a marker style"), "\(icon.standardError)")
     }
+
+    /// `PINMINT_FONTS` naming a missing folder or a file was passed over
+    /// (fonts listed the system's, render said "no fonts found"): every
+    /// command that loads fonts now stops with one line naming it.
+    @Test(arguments: [["fonts"], ["fonts", "--no-system"], ["render", "price-tag", "--label", "1", "-o", "OUT/tag.png"],
+                      ["styles", "pin", "--show"], ["batch", "DATA", "-o", "OUT", "--style", "price-tag", "--set", "label={p}"]])
+    func aFontsVariableThatIsNotAFolderIsNamed(_ arguments: [String]) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv"), out = folder.appendingPathComponent("out")
+        try Data("id,p\na,1\n".utf8).write(to: data)
+        let arguments = arguments.map { $0 == "DATA" ? data.path : $0.replacingOccurrences(of: "OUT", with: out.path) }
+        for (variable, problem) in [(folder.appendingPathComponent("nowhere").path, "no such folder"), (data.path, "a file, not a folder")] {
+            let process = Process()
+            process.executableURL = pinmintBinary
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["PINMINT_FONTS": variable]) { $1 }
+            let output = Pipe(), error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "\(arguments) \(message)")
+            #expect(message == "pinmint: PINMINT_FONTS: '\(variable)': \(problem) (it must name a folder of fonts, such as Pinmint's Fonts/)\n")
+            #expect(printed.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("tag.png").path))
+            #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("a.png").path))
+        }
+    }
 }
