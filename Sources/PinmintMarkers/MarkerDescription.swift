@@ -116,9 +116,17 @@ public struct MarkerFile: Sendable {
             guard case .object(let given) = options else {
                 throw reader.error("options", "expected an object of option values, found \(options.typeName)")
             }
-            for (name, value) in given {
+            for name in given.keys.sorted() {
+                let value = given[name]!
+                // Checked here, so that a problem names this file and its key (resolving
+                // would name the preset, and a misspelt key as if it were a flag).
+                guard let option = style.options.first(where: { $0.name == name }) else {
+                    let hint = JSONValue.closest(to: name, in: style.options.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw reader.error("options.\(name)", "\(style.name) has no option '\(name)'\(hint); see 'pinmint styles \(style.name)'")
+                }
+                _ = try option.check(value, input: input, place: "options.\(name)")
                 // Relative picture paths are relative to the description file.
-                if case .string(let text) = value, style.options.first(where: { $0.name == name })?.kind == .file,
+                if case .string(let text) = value, option.kind == .file,
                    !text.isEmpty, !text.hasPrefix("/"), !baseDirectory.isEmpty {
                     values[name] = .string(PathName.appending(text, to: baseDirectory))
                 } else {

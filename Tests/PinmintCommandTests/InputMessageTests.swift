@@ -134,4 +134,23 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("a.png").path))
         }
     }
+
+    /// A preset file's bad option was reported as a flag never given
+    /// (`--labl: price-tag has no option`) or under the preset's name
+    /// (`preset price-tag: options.fill: ...`); now it names the file and key.
+    @Test(arguments: [
+        (##"{"preset": "price-tag", "options": {"labl": "1"}}"##,
+         "options.labl: price-tag has no option 'labl' (did you mean 'label'?); see 'pinmint styles price-tag'"),
+        (##"{"preset": "price-tag", "options": {"label": "1", "fill": "#zz"}}"##, "options.fill: colour '#zz': 'z' is not a hexadecimal digit"),
+        (##"{"preset": "pin", "options": {"label": ["1"]}}"##, "options.label: expected text, found an array"),
+    ])
+    func presetFileOptionsNameTheFileAndKey(_ json: String, _ problem: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("tag.json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try runPinmint(["render", file, "-o", folder.appendingPathComponent("tag.png").path])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(file): \(problem)\n")
+    }
 }
