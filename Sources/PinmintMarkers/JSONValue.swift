@@ -39,6 +39,30 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         }
     }
 
+    /// The bytes of the description file at `path`. A folder and a file over
+    /// `MarkerLimits.maximumDescriptionBytes` are refused before reading (a
+    /// large file was read whole, then refused); other files that are not
+    /// regular (a pipe, `/dev/fd/N`) are read as they come.
+    static func descriptionData(atPath path: String) throws(MarkerError) -> Data {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        switch attributes?[.type] as? FileAttributeType {
+        case .typeDirectory?:
+            throw MarkerError(input: path, problem: "a folder, not a marker description file")
+        case .typeRegular?:
+            if let size = (attributes?[.size] as? NSNumber)?.intValue, size > MarkerLimits.maximumDescriptionBytes {
+                throw MarkerError(input: path, problem: "the description is \(size) bytes; at most "
+                                  + "\(MarkerLimits.maximumDescriptionBytes) are read")
+            }
+        default:
+            break
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
+                              ? "cannot read the file" : "no such file")
+        }
+        return data
+    }
+
     /// Why `data` is not JSON, for a message after "not valid JSON: ":
     /// the decoder's underlying reason when it gives one, else what
     /// JSONSerialization says (JSONDecoder on Linux gives no reason):

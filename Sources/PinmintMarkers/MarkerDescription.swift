@@ -84,10 +84,7 @@ public struct MarkerFile: Sendable {
     }
 
     public init(contentsOfFile path: String) throws(MarkerError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
-                              ? "cannot read the file" : "no such file")
-        }
+        let data = try JSONValue.descriptionData(atPath: path)
         try self.init(json: data, input: path, baseDirectory: PathName.folder(of: path))
     }
 

@@ -132,10 +132,7 @@ public struct MarkerStyle: Sendable {
 
     /// Reads a style file (`.json`).
     public init(contentsOfFile path: String) throws(MarkerError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
-                              ? "cannot read the file" : "no such file")
-        }
+        let data = try JSONValue.descriptionData(atPath: path)
         let name = PathName.deletingExtension(PathName.lastComponent(of: path))
         try self.init(json: data, name: name, input: path, baseDirectory: PathName.folder(of: path))
     }

@@ -153,4 +153,24 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardError == "pinmint: \(file): \(problem)\n")
     }
+
+    /// A folder given as a marker file was "cannot read the file", and a file
+    /// over the 1 MiB limit was read whole before it was refused (a 3 GB
+    /// file took 3 GB): both are refused first, by render and styles alike.
+    @Test func foldersAndHugeDescriptionsAreRefusedBeforeReading() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let huge = folder.appendingPathComponent("huge.json").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: 1 << 32)   // sparse: no disk used
+        try handle.close()
+        for (input, problem) in [(folder.path, "a folder, not a marker description file"),
+                                 (huge, "the description is 4294967296 bytes; at most 1048576 are read")] {
+            for arguments in [["render", input, "-o", folder.appendingPathComponent("out.png").path], ["styles", input, "--show"]] {
+                let result = try runPinmint(arguments)
+                #expect(result.status == 2 && result.standardError == "pinmint: \(input): \(problem)\n", "\(result.standardError)")
+            }
+        }
+    }
 }
