@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// A JSON document as a tree, kept so that marker descriptions can be
 /// checked key by key: a misspelt key or a value of the wrong type is an
@@ -53,14 +54,48 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
                 throw MarkerError(input: path, problem: "the description is \(size) bytes; at most "
                                   + "\(MarkerLimits.maximumDescriptionBytes) are read")
             }
+        case nil:
+            throw MarkerError(input: path, problem: "no such file")
         default:
-            break
+            // A pipe (`render <(generate)`), a device or a socket: read as a
+            // stream, at most one byte past the limit (`/dev/zero` ends there).
+            return try streamedDescription(atPath: path)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
                               ? "cannot read the file" : "no such file")
         }
         return data
+    }
+
+    /// The folder that relative picture and icon paths in the description
+    /// at `path` start from: the file's own folder, or the current one when
+    /// `path` is a stream (`/dev/fd/63` from `render <(generate)`).
+    static func descriptionFolder(ofFileAt path: String) -> String {
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        return type == .typeRegular || type == nil ? PathName.folder(of: path) : FileManager.default.currentDirectoryPath
+    }
+
+    /// The bytes of a file that is not a regular one, read until its end
+    /// or one byte past `MarkerLimits.maximumDescriptionBytes`, which is refused.
+    private static func streamedDescription(atPath path: String) throws(MarkerError) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw MarkerError(input: path, problem: "cannot read the file")
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        let limit = MarkerLimits.maximumDescriptionBytes
+        do {
+            while data.count <= limit {
+                guard let chunk = try handle.read(upToCount: min(64 << 10, limit + 1 - data.count)), !chunk.isEmpty else {
+                    return data
+                }
+                data.append(chunk)
+            }
+        } catch {
+            throw MarkerError(input: path, problem: "cannot read the file")
+        }
+        throw MarkerError(input: path, problem: "the description is over \(limit) bytes; at most \(limit) are read")
     }
 
     /// Why `data` is not JSON, for a message after "not valid JSON: ":

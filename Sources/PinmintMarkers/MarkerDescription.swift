@@ -85,7 +85,7 @@ public struct MarkerFile: Sendable {
 
     public init(contentsOfFile path: String) throws(MarkerError) {
         let data = try JSONValue.descriptionData(atPath: path)
-        try self.init(json: data, input: path, baseDirectory: PathName.folder(of: path))
+        try self.init(json: data, input: path, baseDirectory: JSONValue.descriptionFolder(ofFileAt: path))
     }
 
     public init(json data: Data, input: String, baseDirectory: String) throws(MarkerError) {

@@ -134,7 +134,7 @@ public struct MarkerStyle: Sendable {
     public init(contentsOfFile path: String) throws(MarkerError) {
         let data = try JSONValue.descriptionData(atPath: path)
         let name = PathName.deletingExtension(PathName.lastComponent(of: path))
-        try self.init(json: data, name: name, input: path, baseDirectory: PathName.folder(of: path))
+        try self.init(json: data, name: name, input: path, baseDirectory: JSONValue.descriptionFolder(ofFileAt: path))
     }
 
     private static func option(_ value: JSONValue, path: String, input: String) throws(MarkerError) -> Option {

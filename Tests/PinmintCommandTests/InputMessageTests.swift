@@ -173,4 +173,36 @@ import Testing
             }
         }
     }
+
+    /// A description read from a pipe (`render <(generate)`, `render
+    /// /dev/stdin`) said "cannot read the file"; a device that never ends
+    /// must be refused at the size limit, not read without end. A piped
+    /// description's relative pictures start from the current folder.
+    @Test func descriptionsStreamFromPipesUpToTheLimit() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/markers/pictures/storefront.png"),
+                                         to: folder.appendingPathComponent("shop.png"))
+        try Data(#"{"preset": "pin", "options": {"picture": "shop.png"}}"#.utf8).write(to: folder.appendingPathComponent("m.json"))
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = Pipe()
+        process.currentDirectoryURL = folder
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cat m.json | exec \"$0\" render /dev/stdin -o piped.png", pinmintBinary.path]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+        let direct = folder.appendingPathComponent("direct.png").path
+        #expect(try runPinmint(["render", folder.appendingPathComponent("m.json").path, "-o", direct]).status == 0)
+        #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("piped.png").path)
+                == FileManager.default.contents(atPath: direct))
+
+        let endless = try runPinmint(["render", "/dev/zero", "-o", folder.appendingPathComponent("zero.png").path])
+        #expect(endless.status == 2)
+        #expect(endless.standardError == "pinmint: /dev/zero: the description is over 1048576 bytes; at most 1048576 are read\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("zero.png").path))
+    }
 }
