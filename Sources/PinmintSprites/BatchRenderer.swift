@@ -181,11 +181,11 @@ public final class BatchRenderer: @unchecked Sendable {
             return summary
         }
         // The sheets and the index are one set: all of them replace the previous run's, or none.
-        let set = FileSet()
-        do {
+        let set = FileSet(folderProblem: SpriteSheet.folderProblem)
+        do throws(SpriteError) {
             (summary.rendered, summary.sheets) = try stageSprites(sprite, images: state.spriteImages, into: set)
             try index.finish(footer: "\"failed\": \(summary.failed)", into: set)
-            try set.commit()
+            do { try set.commit() } catch { throw SpriteError(input: error.file, problem: error.problem) }
         } catch {
             set.discard()
             index.discard()
@@ -365,7 +365,9 @@ public final class BatchRenderer: @unchecked Sendable {
             lines.append("\(PathName.lastComponent(of: base)).png \(sheet.width)x\(sheet.height) "
                          + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
-        for (path, bytes) in outputs { try set.stage(bytes, for: path) }
+        for (path, bytes) in outputs {
+            do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }
+        }
         return (written, lines)
     }
 
