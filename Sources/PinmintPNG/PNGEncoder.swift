@@ -214,35 +214,20 @@ public enum PNGEncoder {
         try writeAtomically([(bytes, path)])
     }
 
-    /// Writes several files all or nothing: every file goes into a temporary
-    /// file beside its target first; then the bytes for a path `-` go to
-    /// standard output; only when all of that worked are the temporary files
-    /// renamed into place, in order. Any failure before the renames deletes
-    /// the temporary files and leaves every target as it was (new files
-    /// absent, existing ones untouched). Targets that are folders are refused
-    /// up front, so a rename can fail only on a file system error; if one
-    /// does, the files not yet renamed are not written.
+    /// Writes several files all or nothing, as one `FileSet`: every file
+    /// goes into a temporary file beside its target first; then the bytes
+    /// for a path `-` go to standard output; only when all of that worked
+    /// are the temporary files renamed into place, in order. Any failure
+    /// leaves every target as it was (new files absent, existing ones
+    /// untouched, a rename that failed half-way undone) and no temporary
+    /// file behind.
     ///
-    /// - Throws: `PNGError` naming the first path that failed and why.
+    /// - Throws: `PNGError` naming the first path that failed and why: an
+    ///   empty path, a folder, a device, a write or rename that failed.
     public static func writeAtomically(_ files: [(bytes: [UInt8], path: String)]) throws(PNGError) {
-        var staged: [(temporary: String, path: String)] = []
-        func removeStaged(from start: Int = 0) {
-            for entry in staged[start...] { unlink(entry.temporary) }
-        }
-        for (index, file) in files.enumerated() where file.path != "-" {
-            switch writeTemporary(file.bytes, for: file.path, number: index) {
-            case .success(let temporary): staged.append((temporary, file.path))
-            case .failure(let error): removeStaged(); throw error
-            }
-        }
-        for file in files where file.path == "-" {
-            if let error = writeToStandardOutputReportingError(file.bytes) { removeStaged(); throw error }
-        }
-        for (index, entry) in staged.enumerated() where rename(entry.temporary, entry.path) != 0 {
-            let problem = String(cString: strerror(errno))
-            removeStaged(from: index)
-            throw PNGError(file: entry.path, problem: "cannot move the finished file into place: \(problem)")
-        }
+        let set = FileSet()
+        for file in files { try set.stage(file.bytes, for: file.path) }
+        try set.commit()
     }
 
     /// Writes `bytes` to standard output (file descriptor 1), after whatever
@@ -278,9 +263,11 @@ public enum PNGEncoder {
         return nil
     }
 
-    /// Why `path` cannot be the target of `writeAtomically`, or nil when it
-    /// can: it is empty, names a folder (or ends in `/`), or is an existing
-    /// device, pipe or socket (which a rename would replace, not write into).
+    /// Why `path` should not be an output, or nil when it can: it is empty,
+    /// names a folder (or ends in `/`), or is an existing device, pipe or
+    /// socket (which a rename would replace, not write into). Follows
+    /// symbolic links, unlike `FileSet`, which replaces a link: the commands
+    /// check their outputs with this before rendering anything.
     public static func reasonPathIsNotWritable(_ path: String) -> String? {
         if path.isEmpty { return "the file name is empty" }
         if path.hasSuffix("/") { return "is a directory" }
@@ -291,33 +278,6 @@ public enum PNGEncoder {
         case S_IFDIR: return "is a directory"
         default: return "is not a regular file (a device, pipe or socket); use - for standard output"
         }
-    }
-
-    /// Writes `bytes` to a new temporary file beside `path` (".NAME.PID.NUMBER.tmp")
-    /// and returns its path; refuses what `reasonPathIsNotWritable` refuses.
-    private static func writeTemporary(_ bytes: [UInt8], for path: String, number: Int) -> Result<String, PNGError> {
-        if let reason = reasonPathIsNotWritable(path) { return .failure(PNGError(file: path.isEmpty ? "''" : path, problem: reason)) }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(number).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-        } catch {
-            unlink(temporary.path)
-            return .failure(PNGError(file: path, problem: "cannot write: \(Self.reason(error))"))
-        }
-        return .success(temporary.path)
-    }
-
-    static func reason(_ error: Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return nsError.localizedDescription
     }
 
     /// libpng's version, e.g. "1.6.39".

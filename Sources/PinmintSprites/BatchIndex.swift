@@ -3,31 +3,16 @@ import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 
-/// Writes files whole or not at all: into a temporary file beside the
-/// target, then renamed over it. Safe from several threads at once.
+/// Writes one file whole or not at all: into a temporary file beside the
+/// target (`FileSet.writeTemporary`), then renamed over it. Safe from several
+/// threads at once. A marker of `pinmint batch` is one file on its own; a
+/// `FileSet` would also check the target and keep a hard link to the old
+/// file, four more system calls a marker for an undo one file does not need.
 public enum AtomicFile {
-    private static let counter = AtomicCounter()
-
-    /// Writes all of `bytes` to `descriptor` (again after EINTR) and closes
-    /// it; the system's reason when either fails, else nil.
-    static func writeAndClose(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        let failure = PNGEncoder.writeAll(bytes, to: descriptor)
-        let closed = close(descriptor) == 0
-        return failure ?? (closed ? nil : String(cString: strerror(errno)))
-    }
-
     public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
-        // The temporary file beside the target: the path up to its last '/', then ".NAME.PID.N.tmp".
-        // Split on the UTF-8 bytes: NSString's path methods took as long as the writing's own code.
-        let utf8 = path.utf8
-        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
-        let temporary = String(path[..<nameStart]) + "." + String(path[nameStart...])
-            + ".\(getpid()).\(counter.increment()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
-        if let failure = AtomicFile.writeAndClose(bytes, to: descriptor) {
-            unlink(temporary)
-            throw SpriteError(input: path, problem: "cannot write: \(failure)")
+        let temporary: String
+        do { temporary = try FileSet.writeTemporary(bytes, beside: path) } catch {
+            throw SpriteError(input: path, problem: error.problem)
         }
         if rename(temporary, path) != 0 {
             let problem = String(cString: strerror(errno))

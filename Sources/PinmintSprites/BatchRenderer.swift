@@ -25,6 +25,10 @@ public struct BatchConfiguration: Sendable {
     public var force = false
     /// Pack the markers into sprite sheets instead of one PNG each.
     public var sprite: SpriteOutput?
+    /// The marker description file the style comes from; nil for a preset.
+    /// No marker is written over it (nor over the data file, nor over a
+    /// picture or icon a row draws).
+    public var styleFile: String?
 
     /// Sprite output: `NAME.png` + `NAME.json` per ratio in the output folder.
     public struct SpriteOutput: Sendable {
@@ -148,6 +152,7 @@ public final class BatchRenderer: @unchecked Sendable {
         try Self.makeFolder(configuration.outputFolder)
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
+        let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
@@ -160,7 +165,8 @@ public final class BatchRenderer: @unchecked Sendable {
                 switch job.work {
                 case .failed(let error): outcome = .failed(error)
                 case .render(let row, let id):
-                    outcome = self.render(row, id: id, dataName: dataName, renderer: renderer, recipeBase: recipeBase, previous: previous)
+                    outcome = self.render(row, id: id, dataName: dataName, renderer: renderer, recipeBase: recipeBase, previous: previous,
+                                          readFiles: readFiles, batchFiles: batchFiles)
                 }
                 state.complete(job.sequence, outcome)
             }
@@ -175,11 +181,11 @@ public final class BatchRenderer: @unchecked Sendable {
             return summary
         }
         // The sheets and the index are one set: all of them replace the previous run's, or none.
-        let set = FileSet()
-        do {
+        let set = FileSet(folderProblem: SpriteSheet.folderProblem)
+        do throws(SpriteError) {
             (summary.rendered, summary.sheets) = try stageSprites(sprite, images: state.spriteImages, into: set)
             try index.finish(footer: "\"failed\": \(summary.failed)", into: set)
-            try set.commit()
+            do { try set.commit() } catch { throw SpriteError(input: error.file, problem: error.problem) }
         } catch {
             set.discard()
             index.discard()
@@ -190,7 +196,11 @@ public final class BatchRenderer: @unchecked Sendable {
 
     // MARK: One row
 
-    private func render(_ row: DataRow, id: String, dataName: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?) -> RowOutcome {
+    /// - Parameters:
+    ///   - readFiles: the data and style files, with what each is ("the data file a.csv").
+    ///   - batchFiles: the index and sprite files, with the option that names each.
+    private func render(_ row: DataRow, id: String, dataName: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?,
+                        readFiles: [FileIdentity: String], batchFiles: [FileIdentity: String]) -> RowOutcome {
         let configuration = self.configuration
         let style = configuration.file.style
         let input = "\(dataName):\(row.line)"
@@ -212,6 +222,26 @@ public final class BatchRenderer: @unchecked Sendable {
         let descriptions: [MarkerDescription]
         do { markerRenderer = try renderer.get() } catch { return .fatal(error) }
         do { descriptions = try style.resolve(values: values) } catch { return fail(Self.problem(error, style: style)) }
+        // No file this row writes may be one it reads: checked before any is written.
+        var drawn: [FileIdentity: String] = [:]
+        for file in descriptions.flatMap(\.inputFiles) {
+            guard let identity = FileIdentity(path: file) else { continue }
+            if let option = batchFiles[identity] {
+                return .fatal(SpriteError(input: option, problem: "would replace \(file), which line \(row.line) draws; "
+                                          + "give the output another name"))
+            }
+            drawn[identity] = "\(file), which the marker draws"
+        }
+        if configuration.sprite == nil {
+            for description in descriptions {
+                for scale in configuration.scales {
+                    let name = Self.fileName(id: id, variant: description.variant, scale: scale)
+                    guard let identity = FileIdentity(path: PathName.appending(name, to: configuration.outputFolder)),
+                          let read = readFiles[identity] ?? drawn[identity] else { continue }
+                    return fail("id '\(id)' would write \(name) over \(read); give the row another id")
+                }
+            }
+        }
 
         var lines: [String] = [], images: [SpriteImage] = []
         var rendered = 0, skipped = 0
@@ -272,6 +302,31 @@ public final class BatchRenderer: @unchecked Sendable {
         return name + ".png"
     }
 
+    /// The data and style files by identity, each with what it is, for `render`'s check.
+    private func readFiles(dataFile: String) -> [FileIdentity: String] {
+        var files: [FileIdentity: String] = [:]
+        if let style = configuration.styleFile, let identity = FileIdentity(path: style) { files[identity] = "the style file \(style)" }
+        if dataFile != "-", let identity = FileIdentity(path: dataFile) { files[identity] = "the data file \(dataFile)" }
+        return files
+    }
+
+    /// The index and the sprite files that exist, by identity, each with the option that names it.
+    private func batchFiles(indexPath: String) -> [FileIdentity: String] {
+        var files: [FileIdentity: String] = [:]
+        if let identity = FileIdentity(path: indexPath) { files[identity] = "--index \(configuration.indexName)" }
+        if let sprite = configuration.sprite {
+            for scale in configuration.scales {
+                let base = SpriteSheet.fileBase(sprite.name, pixelRatio: scale)
+                for name in [base + ".png", base + ".json"] {
+                    if let identity = FileIdentity(path: PathName.appending(name, to: configuration.outputFolder)) {
+                        files[identity] = "--sprite \(sprite.name) (\(name))"
+                    }
+                }
+            }
+        }
+        return files
+    }
+
     private func recipeBase() -> FNV1a {
         var hash = FNV1a()
         hash.add(Self.recipeVersion)
@@ -310,7 +365,9 @@ public final class BatchRenderer: @unchecked Sendable {
             lines.append("\(PathName.lastComponent(of: base)).png \(sheet.width)x\(sheet.height) "
                          + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
         }
-        for (path, bytes) in outputs { try set.stage(bytes, for: path) }
+        for (path, bytes) in outputs {
+            do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }
+        }
         return (written, lines)
     }
 

@@ -178,6 +178,10 @@ public struct SpriteSheet: Sendable {
                               pixelRatio: entries.first?.pixelRatio ?? 1, mode: mode)
     }
 
+    /// What is said of a sprite file's name taken by a folder (the `FileSet`
+    /// that writes a sprite's files is made with it).
+    public static let folderProblem = "is a folder; the sprite writes a file of this name"
+
     /// `NAME.png` / `NAME@2x.png` (and `.json`) for `base` = `OUT/NAME`.
     public static func fileBase(_ base: String, pixelRatio: Double) -> String {
         pixelRatio == 1 ? base : "\(base)@\(format(pixelRatio))x"

@@ -69,6 +69,21 @@ enum JSONText {
     }
 }
 
+/// Which file a path names: its device and inode, so that two paths to one
+/// file (through `..`, symbolic links or hard links) compare equal.
+struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// nil when nothing is at `path` (a file that does not exist is no other file).
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}
+
 /// A counter shared by worker threads.
 final class AtomicCounter: @unchecked Sendable {
     private let lock = NSLock()

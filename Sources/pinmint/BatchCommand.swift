@@ -48,7 +48,9 @@ and the index counts the failures); 2 bad input or usage (nothing rendered;
 or the data broke off mid-way: the finished PNGs stay, the index is not
 replaced); 3 an unexpected failure. Every file is written whole (a temporary
 file, then a rename); with --sprite, the sheets and the index replace the
-previous ones together or not at all.
+previous ones together or not at all. No output replaces a file the batch
+reads: a marker whose id would take the data, the style or a picture or icon
+its row draws fails the row; an index or sprite that would stops the batch.
 """
 
 func runBatch(_ rawArguments: [String]) -> Never {
@@ -81,10 +83,12 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
         throw UsageError(message: "pinmint batch: missing --style PRESET|MARKER.json (presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
     }
     let file: MarkerFile
+    var styleFile: String? = nil
     if let preset = MarkerStyle.preset(named: styleName) {
         file = MarkerFile(style: preset)
     } else if styleName.hasSuffix(".json") || FileManager.default.fileExists(atPath: styleName) {
         file = try MarkerFile(contentsOfFile: styleName)
+        styleFile = styleName
     } else {
         throw UsageError(message: "pinmint batch: --style '\(styleName)' is not a preset or a .json marker file "
                          + "(presets: \(MarkerStyle.presetNames.joined(separator: ", ")))")
@@ -116,18 +120,13 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
         throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
     }
-    // The index may not replace the data or the style it is made from (`--index data.csv` in DIR).
-    let indexPath = PathName.appending(indexName, to: output)
-    try refuseClashingOutputs([(indexPath, "--index")],
-                              inputs: [data, styleName].filter { FileManager.default.fileExists(atPath: $0) },
-                              command: "pinmint batch")
-
     var configuration = try BatchConfiguration(file: file, settings: settings, idTemplate: idTemplate, scales: scales,
                                                outputFolder: output, jobs: jobs)
     configuration.indexName = indexName
     configuration.pngMode = try pngMode(arguments)
     configuration.fontFolders = try checkedFontFolders(arguments)
     configuration.force = arguments.flag("--force")
+    configuration.styleFile = styleFile
     let spriteOnly = ["--spacing", "--max-size"].filter { arguments.value($0) != nil } + ["--unique", "--minify", "--sdf"].filter { arguments.flag($0) }
     if let name = arguments.value("--sprite") {
         guard SpriteID.problem(name, allowsSlash: false) == nil else {
@@ -143,6 +142,19 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     } else if let option = spriteOnly.first {
         throw UsageError(message: "pinmint batch: \(option) applies to --sprite output only")
     }
+    // Neither the index nor the sprite may replace the data or the style they are made from
+    // (`--index data.csv` or `--sprite data` in the data's folder); a marker that would is a
+    // failed row, and a picture under the index or the sprite stops the batch (BatchRenderer).
+    var batchOutputs = [(path: PathName.appending(indexName, to: output), option: "--index")]
+    if let sprite = configuration.sprite {
+        for scale in scales {
+            let base = PathName.appending(SpriteSheet.fileBase(sprite.name, pixelRatio: scale), to: output)
+            batchOutputs += [(base + ".png", "--sprite"), (base + ".json", "--sprite")]
+        }
+    }
+    // One output at a time: an index named like a sprite file has its own message (`BatchConfiguration.outputClash`).
+    let inputs = [data, styleName].filter { FileManager.default.fileExists(atPath: $0) }
+    for batchOutput in batchOutputs { try refuseClashingOutputs([batchOutput], inputs: inputs, command: "pinmint batch") }
 
     let reader = try DataRowReader(path: data, format: format)
     let quiet = arguments.flag("--quiet")

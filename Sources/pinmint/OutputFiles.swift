@@ -2,8 +2,9 @@ import Foundation
 import PinmintPNG
 
 /// Where a command's outputs go: checks made before anything is rendered or
-/// written, so a bad output name writes nothing. Writing itself is
-/// `PNGEncoder.writeAtomically`, all files of one call or none.
+/// written, so a bad output name writes nothing. Writing itself is a
+/// `FileSet` (or `PNGEncoder.writeAtomically`, one set), all files of one
+/// call or none.
 
 /// Refuses an output path that cannot name a file: empty, ending in `/`, an
 /// existing folder, device, pipe or socket. `-` (standard output) passes.

@@ -35,7 +35,8 @@ A style with variants (avatar: unselected and selected) writes one image per
 variant: OUT.png and OUT-selected.png. Files are written atomically, and only
 after every image rendered: bad input writes nothing (exit code 2), and a
 failed write leaves none of the call's files. Two outputs of one call that
-name the same file, or an output that is the input, are refused.
+name the same file, or an output that is the input or a picture or icon the
+marker draws, are refused.
 """
 
 /// Options `render` takes itself; everything else is the style's.
@@ -129,8 +130,9 @@ func runRender(_ rawArguments: [String]) throws {
         let json = MarkerMetadata.jsonText(images.count == 1 ? images[0].metadata as Any : images.map(\.metadata) as Any)
         files.append((Array(json.utf8), meta, "--meta"))
     }
-    // A picture or icon given as an option is an input too: never written over.
-    let pictures = style.options.filter { $0.kind == .file }.compactMap { options[$0.name] }
+    // Every picture and icon the marker draws is an input too, whether a flag, the
+    // description's options or its parts name it: never written over.
+    let pictures = descriptions.flatMap(\.inputFiles)
     try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 } + pictures,
                               command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })

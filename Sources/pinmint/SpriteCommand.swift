@@ -100,7 +100,7 @@ func runSprite(_ rawArguments: [String]) throws {
     // No sprite file may replace one of the inputs (`-o icons/pin` beside icons/pin.png).
     try refuseClashingOutputs(files.map { ($0.path, "-o") }, inputs: inputs.inputFiles, command: "pinmint sprite")
     // Every file of the sprite, or none: a file that cannot be written leaves the old sprite as it was.
-    let set = FileSet()
+    let set = FileSet(folderProblem: SpriteSheet.folderProblem)
     do {
         for file in files { try set.stage(file.bytes, for: file.path) }
         try set.commit()

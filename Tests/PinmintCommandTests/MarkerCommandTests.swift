@@ -177,6 +177,42 @@ struct MarkerCommandTests {
         #expect(try Data(contentsOf: folder.appendingPathComponent("pic.png")) == Data(contentsOf: picture))
     }
 
+    /// `render marker.json -o pic.png` replaced the picture the description
+    /// draws with the rendered marker (only a `--picture` flag was checked).
+    /// The description sits in `sub/` and names its files relative to itself.
+    @Test(arguments: [
+        (#"{"preset": "pin", "options": {"picture": "../pic.png"}}"#, "pic.png", "-o"),
+        (#"{"preset": "pin", "options": {"icon-file": "../icon.svg"}}"#, "icon.svg", "-o"),
+        (#"{"marker": {"type": "picture", "file": "../pic.png", "width": 20, "height": 20}}"#, "pic.png", "-o"),
+        (#"{"marker": {"type": "box", "shape": {"type": "circle"}, "fill": {"type": "picture", "file": "../pic.png"},"#
+            + #" "width": 20, "height": 20}}"#, "pic.png", "-o"),
+        (#"{"marker": {"type": "icon", "file": "../icon.svg"}}"#, "sub/../icon.svg", "-o"),
+        (#"{"preset": "pin", "options": {"picture": "../pic.png"}}"#, "pic.png", "--meta"),
+        (#"{"preset": "pin", "options": {"picture": "../pic.png"}}"#, "link.png", "-o"),
+    ])
+    func anOutputOverAPictureOrIconOfTheDescriptionIsRefused(description: String, output: String, option: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data(description.utf8).write(to: sub.appendingPathComponent("m.json"))
+        let picture = repositoryRoot.appendingPathComponent("Golden/markers/pictures/portrait.png")
+        let icon = repositoryRoot.appendingPathComponent("Golden/markers/pictures/coffee.svg")
+        try FileManager.default.copyItem(at: picture, to: folder.appendingPathComponent("pic.png"))
+        try FileManager.default.copyItem(at: icon, to: folder.appendingPathComponent("icon.svg"))
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.png"),
+                                                   withDestinationURL: folder.appendingPathComponent("pic.png"))
+        let target = folder.path + "/" + output
+        let outputs = option == "-o" ? ["-o", target] : ["-o", folder.path + "/out.png", "--meta", target]
+        let result = try runPinmint(["render", sub.appendingPathComponent("m.json").path] + outputs)
+        #expect(result.status == 2, "\(description)")
+        #expect(result.standardError == "pinmint: render: \(option) '\(target)' is the input file; write the output elsewhere\n",
+                "\(result.standardError)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("pic.png")) == Data(contentsOf: picture))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("icon.svg")) == Data(contentsOf: icon))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["icon.svg", "link.png", "pic.png", "sub"])
+    }
+
     /// `-o ''` wrote `./.png`, `-o out/` wrote `out.png`, `-o foo.jpg` wrote `foo.jpg.png`:
     /// one image goes exactly where -o says, and derived names keep OUT's extension.
     @Test(arguments: [

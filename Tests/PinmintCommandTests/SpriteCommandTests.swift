@@ -456,3 +456,51 @@ extension BatchIndexOverInputTests {
         #expect(!blocked.standardError.contains("NSCocoaErrorDomain"))
     }
 }
+
+/// No batch output replaces a file the batch reads: `batch data.csv -o pictures`
+/// with a row whose id was `portrait` wrote portrait.png over the picture the
+/// row drew (the index alone was checked against the data and the style).
+@Suite struct BatchOutputOverInputTests {
+    /// FOLDER is the output folder, which also holds the inputs: pic.png,
+    /// icon.svg, style.json (a pin drawing pic.png) and the data.
+    @Test(arguments: [
+        // A marker over a file its row reads fails that row; the other rows render.
+        (["--style", "pin", "--set", "picture={pic}"], "id,pic\npic,FOLDER/pic.png\nb,FOLDER/pic.png\n", Int32(1),
+         "data.csv:2: id 'pic' would write pic.png over FOLDER/pic.png, which the marker draws; give the row another id"),
+        (["--style", "FOLDER/style.json"], "id\npic\nb\n", Int32(1),
+         "data.csv:2: id 'pic' would write pic.png over FOLDER/pic.png, which the marker draws; give the row another id"),
+        (["--style", "pin", "--set", "id=data", "--format", "csv"], "n\n1\n", Int32(1), "over the data file"),
+        // The index or a sprite over an input stops the batch before anything is replaced.
+        (["--style", "pin", "--set", "picture={pic}", "--sprite", "pic"], "id,pic\na,FOLDER/pic.png\n", Int32(2),
+         "--sprite pic (pic.png): would replace FOLDER/pic.png, which line 2 draws; give the output another name"),
+        (["--style", "pin", "--set", "icon-file={icon}", "--index", "icon.svg"], "id,icon\na,FOLDER/icon.svg\n", Int32(2),
+         "--index icon.svg: would replace FOLDER/icon.svg, which line 2 draws"),
+        (["--style", "FOLDER/style.json", "--sprite", "style"], "id\na\n", Int32(2), "--sprite 'FOLDER/style.json' is the input file"),
+        (["--style", "pin", "--sprite", "data", "--format", "csv"], "id\na\n", Int32(2), "--sprite 'FOLDER/data.png' is the input file"),
+    ])
+    func aBatchOutputOverAnInputIsRefused(arguments: [String], rows: String, status: Int32, message: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let picture = repositoryRoot.appendingPathComponent("Golden/markers/pictures/portrait.png")
+        let icon = repositoryRoot.appendingPathComponent("Golden/markers/pictures/coffee.svg")
+        try FileManager.default.copyItem(at: picture, to: folder.appendingPathComponent("pic.png"))
+        try FileManager.default.copyItem(at: icon, to: folder.appendingPathComponent("icon.svg"))
+        let style = Data(#"{"preset": "pin", "options": {"picture": "pic.png"}}"#.utf8)
+        try style.write(to: folder.appendingPathComponent("style.json"))
+        // With --format csv the data may have any name: data.png, which a marker or a sprite named data would take.
+        let data = folder.appendingPathComponent(arguments.contains("--format") ? "data.png" : "data.csv")
+        let rowText = rows.replacingOccurrences(of: "FOLDER", with: folder.path)
+        try Data(rowText.utf8).write(to: data)
+        let resolved = arguments.map { $0.replacingOccurrences(of: "FOLDER", with: folder.path) }
+        let result = try runPinmint(["batch", data.path, "-o", folder.path, "--quiet"] + resolved)
+        #expect(result.status == status, "\(result.standardError)")
+        #expect(result.standardError.contains(message.replacingOccurrences(of: "FOLDER", with: folder.path)), "\(result.standardError)")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("pic.png")) == Data(contentsOf: picture))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("icon.svg")) == Data(contentsOf: icon))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("style.json")) == style)
+        #expect(try String(contentsOf: data, encoding: .utf8) == rowText)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!left.contains { $0.hasPrefix(".") }, "no temporary file: \(left)")
+        if status == 2 { #expect(!left.contains("index.json") && !left.contains("a.png"), "\(left)") }
+    }
+}
