@@ -111,7 +111,9 @@ func runRender(_ rawArguments: [String]) throws {
     let id = arguments.value("--id") ?? markerID(fromOutput: output)
     var images: [(path: String, bytes: [UInt8], metadata: [String: Any])] = []
     var warnings: [String] = []
+    var pictures: [String] = []
     try renderMarkers(style, values: values, scales: scales, fontFolders: fontFolders) { description, scale, marker in
+        if scale == scales[0] { pictures += description.inputFiles }
         let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
         let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
         images.append((path, try marker.pngData(mode: mode),
@@ -132,7 +134,6 @@ func runRender(_ rawArguments: [String]) throws {
     }
     // Every picture and icon the marker draws is an input too, whether a flag, the
     // description's options or its parts name it: never written over.
-    let pictures = descriptions.flatMap(\.inputFiles)
     try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 } + pictures,
                               command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
