@@ -156,6 +156,11 @@ public final class FileSet {
         return temporary
     }
 
+    /// A new name for a temporary file beside `path` (`.NAME.PID.N.tmp`,
+    /// unique in this process), for writers that fill the file themselves
+    /// (the batch index) and then `adopt` it or rename it into place.
+    public static func temporaryName(beside path: String) -> String { sibling(of: path, kind: "tmp") }
+
     /// A name beside `path`: `.NAME.PID.N.KIND`. The path is split on its
     /// UTF-8 bytes: NSString's path methods took as long as writing a
     /// marker's file in `pinmint batch`.

@@ -46,9 +46,9 @@ final class IndexWriter {
 
     init(path: String, header: String) throws(SpriteError) {
         self.path = path
-        let folder = PathName.folder(of: path)
-        temporary = (folder.isEmpty ? "" : folder + "/") + ".\(PathName.lastComponent(of: path)).\(getpid()).tmp"
-        file = fopen(temporary, "w")
+        // Unique in the process (two batches writing one index must not share it), created exclusively.
+        temporary = FileSet.temporaryName(beside: path)
+        file = fopen(temporary, "wx")
         guard file != nil else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
         try put("{\n" + header + "\"markers\": [\n")
     }
