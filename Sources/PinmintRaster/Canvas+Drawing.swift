@@ -11,7 +11,8 @@ extension Canvas {
     /// given, is drawn under the shape first. Throws `RasterError.nonFinite`
     /// for NaN or infinite coordinates, transform or opacity, and
     /// `RasterError.outOfRange` for device coordinates beyond ±1e12 pixels
-    /// (`maximumDeviceCoordinate`); nothing is drawn then.
+    /// (`maximumDeviceCoordinate`) or a shadow reaching beyond
+    /// `maximumShadowExtent`; nothing is drawn then.
     public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
                      transform: AffineTransform = .identity, opacity: Double = 1,
                      blend: BlendMode = .sourceOver, shadow: Shadow? = nil) throws(RasterError) {
@@ -135,7 +136,7 @@ extension Canvas {
     /// sixty million canvases away. Up to there the clipping arithmetic cannot
     /// overflow a Double; beyond it (or where a finite path overflows when
     /// transformed or flattened, e.g. 1e308 at scale 3) a path is refused.
-    static let maximumDeviceCoordinate = 1e12
+    public static let maximumDeviceCoordinate = 1e12
 
     /// Throws `RasterError.outOfRange` when a point of `polylines` (device
     /// space) is beyond `maximumDeviceCoordinate`, infinite or NaN.
