@@ -45,4 +45,11 @@ struct HostileTextInputTests {
         let canvas = try Canvas(width: 10, height: 10)
         #expect(throws: RasterError.self) { try layout.draw(on: canvas) }
     }
+
+    @Test(arguments: [Int.min, Int.max, -1, 0, 5000])
+    func anyWeightFindsAFace(_ weight: Int) throws {
+        let library = try latinAndCJK().library
+        #expect(try library.face(family: "Noto Sans", weight: weight) != nil)
+        #expect(try !library.fallback(weight: weight).isEmpty)
+    }
 }
