@@ -281,6 +281,7 @@ public final class Canvas {
         rasterizer = scratch.rasterizer
         rasterizer.workLimit = workLimit
         polylines = scratch.polylines
+        polylines.maximumPointCount = Canvas.maximumPathPointCount
         stroker = scratch.stroker
         shadeRow = scratch.shadeRow
         shadowAlpha = scratch.shadowAlpha

@@ -78,4 +78,35 @@ struct HostileInputTests {
         #expect(image.pixels == [65535, 0, 0, 65535])
         #expect(try Image(width: 0, height: 5, checkingPremultipliedPixels: []).width == 0)
     }
+
+    /// Short to describe, gigabytes once stroked: each vertex of the zigzag is
+    /// a half turn, a half disc of points at this width (was 3 GB, then a crash).
+    @Test func aStrokeOfMillionsOfPointsIsRefused() throws {
+        var zigzag = Path()
+        zigzag.move(to: .zero)
+        for index in 0..<100_000 { zigzag.line(to: Point(Double(index % 2) * 20, Double(index) * 0.001)) }
+        let canvas = try Canvas(width: 100, height: 100)
+        #expect(throws: RasterError.self) {
+            try canvas.stroke(zigzag, style: StrokeStyle(width: 1000, cap: .round, join: .round), paint: .solid(.black))
+        }
+        var line = Path()
+        line.move(to: .zero)
+        line.line(to: Point(100_000, 0))
+        #expect(throws: RasterError.self) {
+            try canvas.stroke(line, style: StrokeStyle(width: 1000, cap: .round, dashes: [0, 0.1]), paint: .solid(.black))
+        }
+        #expect(canvas.makeImage().pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test func aFillOfMillionsOfPointsIsRefused() throws {
+        var path = Path()
+        path.move(to: .zero)
+        for index in 0..<100_000 {
+            path.curve(to: Point(Double(index % 100), 0), control1: Point(-1e5, 1e5), control2: Point(1e5, 1e5))
+        }
+        let canvas = try Canvas(width: 100, height: 100)
+        #expect(throws: RasterError.self) { try canvas.fill(path, paint: .solid(.black)) }
+        #expect(throws: RasterError.self) { try canvas.pushClip(path) }
+        #expect(throws: RasterError.self) { try canvas.makeCoverageMask(path) }
+    }
 }
