@@ -225,9 +225,10 @@ public final class Canvas {
 
     /// The work limit of this canvas (`defaultWorkLimit` unless set):
     /// once the drawings so far have taken more, the next one throws
-    /// `RasterError.outOfRange`.
+    /// `RasterError.outOfRange`. Any value is accepted; 0 or less refuses every drawing.
     public var workLimit = Canvas.defaultWorkLimit {
-        didSet { rasterizer.workLimit = max(0, workLimit - work) }
+        // `work` is never negative, so only a limit near Int.min could overflow the difference.
+        didSet { rasterizer.workLimit = workLimit > work ? workLimit - work : 0 }
     }
 
     /// The work the drawings so far have taken, pixel operations (see `defaultWorkLimit`).

@@ -109,4 +109,13 @@ struct HostileInputTests {
         #expect(throws: RasterError.self) { try canvas.pushClip(path) }
         #expect(throws: RasterError.self) { try canvas.makeCoverageMask(path) }
     }
+
+    @Test(arguments: [Int.min, -5, 0])
+    func aWorkLimitOfZeroOrLessRefusesEveryDrawing(_ limit: Int) throws {
+        let canvas = try Canvas(width: 10, height: 10)
+        try canvas.fill(Self.square(), paint: .solid(.black))
+        canvas.workLimit = limit
+        #expect(throws: RasterError.self) { try canvas.fill(Self.square(), paint: .solid(.white)) }
+        #expect(canvas.pixel(x: 5, y: 5) == .black)
+    }
 }
