@@ -1,3 +1,5 @@
+import Foundation
+import PinmintPNG
 import PinmintSprites
 import Testing
 
@@ -47,5 +49,19 @@ struct HostileSpriteInputTests {
                                           buffer: Int.max, radius: 8).count == 2050 * 2050)
         #expect(SignedDistanceField.clampedSize(width: 2, height: 2, byteCount: 16) == (2, 2))
         #expect(SignedDistanceField.clampedSize(width: -3, height: 7, byteCount: 16) == (0, 0))
+    }
+
+    /// A PNG without an @R file beside it is resampled: its size times the ratio became an Int.
+    @Test(arguments: [Double.nan, .infinity, 1e300, 0, -2, 100])
+    func renderingAtARatioOutOfRangeThrows(_ ratio: Double) throws {
+        let folder = NSTemporaryDirectory() + "pinmint-hostile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/dot.png"
+        try PNGEncoder.writeAtomically(try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 255, count: 16), width: 2, height: 2),
+                                       to: file)
+        let inputs = try SpriteInputs(paths: [file])
+        #expect(throws: SpriteError.self) { try inputs.render(ratio: ratio) }
+        #expect(try inputs.render(ratio: 2).first?.width == 4)
     }
 }
