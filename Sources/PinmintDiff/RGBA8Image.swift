@@ -15,12 +15,35 @@ public struct RGBA8Image: Sendable, Equatable {
     /// 4 bytes per pixel (red, green, blue, alpha), straight alpha, row-major.
     public let pixels: [UInt8]
 
-    /// An image from straight-alpha RGBA8 bytes; `pixels.count` must be width × height × 4.
+    /// An image from straight-alpha RGBA8 bytes; `pixels.count` must be
+    /// width × height × 4 with neither side negative. That is a
+    /// precondition: anything else traps (see the throwing
+    /// `init(width:height:checkingPixels:)` for untrusted sizes).
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "byte count does not match size")
+        precondition(RGBA8Image.byteCount(width: width, height: height) == pixels.count,
+                     "byte count \(pixels.count) does not match size \(width)x\(height)")
         self.width = width
         self.height = height
         self.pixels = pixels
+    }
+
+    /// As `init(width:height:pixels:)`, but throws `DiffError.invalidOption`
+    /// instead of trapping when a side is negative or `pixels.count` is not
+    /// width × height × 4 (sizes whose product overflows included).
+    public init(width: Int, height: Int, checkingPixels pixels: [UInt8]) throws(DiffError) {
+        guard RGBA8Image.byteCount(width: width, height: height) == pixels.count else {
+            throw .invalidOption("image of \(width)x\(height) pixels: \(pixels.count) bytes given, "
+                                 + "width × height × 4 (and no negative side) needed")
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
+    /// width × height × 4, or nil when a side is negative or the product overflows.
+    static func byteCount(width: Int, height: Int) -> Int? {
+        guard width >= 0, height >= 0 else { return nil }
+        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
+        let (count, countOverflows) = area.multipliedReportingOverflow(by: 4)
+        return areaOverflows || countOverflows ? nil : count
     }
 
     /// What a canvas holds, un-premultiplied and rounded to 8 bits as a PNG would store it.

@@ -10,6 +10,17 @@ public struct Polylines: Sendable {
     /// whether it was closed with `close()`.
     public var subpaths: [(start: Int, count: Int, isClosed: Bool)] = []
 
+    /// The most points `Path.appendFlattened` and `Stroker.stroke` write into
+    /// this value (default `Int.max`: no limit). Each checks it once per
+    /// curve, vertex or dash, before it adds them, so a path that is small to
+    /// describe but huge once flattened or stroked (a million long curves,
+    /// a million round-capped dashes) stops early instead of taking gigabytes:
+    /// they then set `reachedPointLimit` and what they wrote is incomplete.
+    /// A stroke may pass the limit by one join or cap (at most about 4100 points).
+    public var maximumPointCount = Int.max
+    /// True when a flattening or stroke stopped at `maximumPointCount`; `removeAll` clears it.
+    public internal(set) var reachedPointLimit = false
+
     public init() {}
 
     /// Roughly the memory the two arrays hold, bytes (for pools that bound what they keep).
@@ -21,6 +32,15 @@ public struct Polylines: Sendable {
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
         subpaths.removeAll(keepingCapacity: true)
+        reachedPointLimit = false
+    }
+
+    /// Whether `count` more points would pass `maximumPointCount`; if so, sets `reachedPointLimit`.
+    @inline(__always)
+    mutating func wouldPassLimit(adding count: Int) -> Bool {
+        guard points.count + count > maximumPointCount else { return false }
+        reachedPointLimit = true
+        return true
     }
 
     /// The vertices of subpath `index`.
@@ -98,12 +118,15 @@ extension Path {
     /// area it adds, and the errors alternate along the edge instead of adding
     /// up. A curve's end points stay where they are (they join other
     /// segments, often straight ones). For fills; strokes offset the chords.
+    ///
+    /// Stops, setting `output.reachedPointLimit`, before it would pass `output.maximumPointCount`.
     public func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool = false,
                                 into output: inout Polylines) {
         let tolerance = max(tolerance, 1e-6)
         var current = Point.zero
         var open = false
         for element in elements {
+            if output.wouldPassLimit(adding: 1) { return }
             switch element {
             case .move(let p):
                 current = transform.apply(p)
@@ -119,6 +142,7 @@ extension Path {
                 let dd = (p0 - p1 * 2 + p2).length
                 // Wang's formula for degree 2: n = sqrt(dd / (4 tol)).
                 let n = Path.flatteningSegmentCount((dd / (4 * tolerance)).squareRoot())
+                if output.wouldPassLimit(adding: n) { return }
                 let step = 1.0 / Double(n)
                 // In powers of t (Horner's rule): p0 + c1 t + c2 t².
                 let c1 = (p1 - p0) * 2, c2 = p0 - p1 * 2 + p2
@@ -139,6 +163,7 @@ extension Path {
                 let dd = Swift.max((p0 - p1 * 2 + p2).length, (p1 - p2 * 2 + p3).length)
                 // Wang's formula for degree 3: n = sqrt(3 * 2 / 8 * dd / tol).
                 let n = Path.flatteningSegmentCount((0.75 * dd / tolerance).squareRoot())
+                if output.wouldPassLimit(adding: n) { return }
                 let step = 1.0 / Double(n)
                 // The curve in powers of t, evaluated by Horner's rule (three
                 // multiply-adds a coordinate, against about ten for the

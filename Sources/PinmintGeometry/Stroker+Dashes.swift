@@ -92,6 +92,7 @@ extension Stroker {
                 if isOn {
                     appendDashVertex(point)
                     finishDash(direction: direction, into: &output)
+                    if output.reachedPointLimit || output.wouldPassLimit(adding: 0) { return }
                 }
                 index = index + 1 == dashPattern.count ? 0 : index + 1
                 remaining = dashPattern[index]

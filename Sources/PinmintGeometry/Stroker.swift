@@ -81,6 +81,8 @@ public struct Stroker: Sendable {
     /// is appended when the width is zero, negative or not finite, when the
     /// transform is singular or not finite, or when the path has a non-finite
     /// coordinate. `tolerance` is clamped to at least 1e-6 device pixels.
+    /// Stops early, setting `output.reachedPointLimit`, once the outline
+    /// would pass `output.maximumPointCount` points (see `Polylines`).
     public mutating func stroke(_ path: Path, style: StrokeStyle, transform: AffineTransform,
                                 tolerance: Double, into output: inout Polylines) {
         guard style.width > 0, style.width.isFinite, transform.isFinite, path.isFinite else { return }
@@ -99,6 +101,7 @@ public struct Stroker: Sendable {
         pen.transform = transform
 
         flattened.removeAll()
+        flattened.maximumPointCount = output.maximumPointCount
         if Stroker.hasDashPattern(style.dashes, offset: style.dashOffset) {
             // Dashes are laid out along the chords, whose lengths stand for the
             // arc length: fine plain chords (centred ones at twice the tolerance
@@ -110,10 +113,12 @@ public struct Stroker: Sendable {
             // chords' outward shift, so neither loses area; joins and caps keep `tolerance`.
             path.appendFlattened(transform: .identity, tolerance: 2 * pen.tolerance, centred: true, into: &flattened)
         }
+        if flattened.reachedPointLimit { output.reachedPointLimit = true; return }
         // After flattening: the dash count is bounded by the path's length.
         let isDashed = prepareDashPattern(style.dashes, offset: style.dashOffset)
 
         for index in flattened.subpaths.indices {
+            if output.reachedPointLimit || output.wouldPassLimit(adding: 0) { return }
             let subpath = flattened.subpaths[index]
             collectVertices(start: subpath.start, count: subpath.count, isClosed: subpath.isClosed)
             // A lone move draws nothing (SVG); "M x y Z" and "M x y L x y" draw a dot.
@@ -176,6 +181,7 @@ public struct Stroker: Sendable {
         leftSide.append(points[0] - incoming.perpendicular * halfWidth)
         if count > 2 {
             for index in 1..<(count - 1) {
+                if output.wouldPassLimit(adding: rightSide.count + leftSide.count) { return }
                 var outgoing = points[index + 1] - points[index]
                 let outgoingLength = outgoing.length
                 outgoing = outgoing / outgoingLength
@@ -216,6 +222,7 @@ public struct Stroker: Sendable {
         var incomingLength = incoming.length
         incoming = incoming / incomingLength
         for index in 0..<count {
+            if output.wouldPassLimit(adding: rightSide.count + leftSide.count) { return }
             var outgoing = points[index + 1 == count ? 0 : index + 1] - points[index]
             let outgoingLength = outgoing.length
             outgoing = outgoing / outgoingLength

@@ -73,10 +73,14 @@ public final class MarkerRenderer {
     }
 
     /// Lays out and draws one marker at `scale` (pixel ratio: 2 renders @2x).
+    /// Throws `MarkerError` for a scale outside `MarkerLimits.scaleRange` and
+    /// for a description built in Swift with numbers the JSON format would
+    /// refuse (see `MarkerDescription.validate()`).
     public func render(_ description: MarkerDescription, scale: Double) throws(MarkerError) -> RenderedMarker {
         guard scale.isFinite, MarkerLimits.scaleRange.contains(scale) else {
             throw MarkerError(input: "scale", problem: "\(scale) is out of range (\(MarkerLimits.scaleRange.lowerBound)...\(MarkerLimits.scaleRange.upperBound))")
         }
+        try description.validate()
         var layout = MarkerLayout(scale: scale, renderer: self)
         let root = try layout.build(description.body, path: "marker")
         _ = try layout.measure(root, limit: nil)

@@ -11,7 +11,8 @@ extension Canvas {
     /// given, is drawn under the shape first. Throws `RasterError.nonFinite`
     /// for NaN or infinite coordinates, transform or opacity, and
     /// `RasterError.outOfRange` for device coordinates beyond ±1e12 pixels
-    /// (`maximumDeviceCoordinate`); nothing is drawn then.
+    /// (`maximumDeviceCoordinate`) or a shadow reaching beyond
+    /// `maximumShadowExtent`; nothing is drawn then.
     public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
                      transform: AffineTransform = .identity, opacity: Double = 1,
                      blend: BlendMode = .sourceOver, shadow: Shadow? = nil) throws(RasterError) {
@@ -135,11 +136,25 @@ extension Canvas {
     /// sixty million canvases away. Up to there the clipping arithmetic cannot
     /// overflow a Double; beyond it (or where a finite path overflows when
     /// transformed or flattened, e.g. 1e308 at scale 3) a path is refused.
-    static let maximumDeviceCoordinate = 1e12
+    public static let maximumDeviceCoordinate = 1e12
 
-    /// Throws `RasterError.outOfRange` when a point of `polylines` (device
-    /// space) is beyond `maximumDeviceCoordinate`, infinite or NaN.
+    /// The most points one drawing's path may become once flattened or
+    /// stroked (2²¹, 32 MiB of points): a marker takes a few thousand, a
+    /// detailed icon tens of thousands. Past it `fill`, `stroke`, `pushClip`
+    /// and `makeCoverageMask` stop building the outline and throw
+    /// `RasterError.outOfRange`, so that a short description (a million
+    /// round-capped dashes, a long zigzag stroked wide with round joins)
+    /// cannot take gigabytes before the work limit is consulted.
+    public static let maximumPathPointCount = 1 << 21
+
+    /// Throws `RasterError.outOfRange` when the outline stopped at
+    /// `maximumPathPointCount`, or a point of `polylines` (device space) is
+    /// beyond `maximumDeviceCoordinate`, infinite or NaN.
     static func validate(device polylines: Polylines) throws(RasterError) {
+        if polylines.reachedPointLimit {
+            throw .outOfRange("the path flattens or strokes to more than \(maximumPathPointCount) points "
+                              + "(too many or too long curves, round joins or dashes for the tolerance)")
+        }
         let limit = maximumDeviceCoordinate
         for point in polylines.points where !(abs(point.x) <= limit && abs(point.y) <= limit) {
             throw .outOfRange("path coordinates beyond ±1e12 device pixels once transformed (or overflowing)")
@@ -164,6 +179,8 @@ extension Canvas {
     func drawPolylines(rule: FillRule, paint: Paint, transform: AffineTransform, opacity: Double,
                        blend: BlendMode, shadow: Shadow?) throws(RasterError) {
         let bounds = drawableBounds
+        // A stroke that stopped at the point limit may have written no point at all.
+        if polylines.reachedPointLimit { try Canvas.validate(device: polylines) }
         guard !bounds.isEmpty, !polylines.points.isEmpty else { return }
         try Canvas.validate(device: polylines)
         if let shadow, blend == .sourceOver {

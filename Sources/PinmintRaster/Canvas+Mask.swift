@@ -74,10 +74,17 @@ extension Canvas {
 
     /// Composites `color` (× `opacity`) through `mask`, moved by whole device
     /// pixels (`x`, `y`), source-over, inside the current clip and layer.
+    /// Any offsets are accepted: a mask moved off the canvas (however far,
+    /// up to `Int.max`) draws nothing.
     public func fill(mask: CoverageMask, x: Int, y: Int, color: Color, opacity: Double = 1) throws(RasterError) {
         guard opacity.isFinite else { throw .nonFinite("opacity") }
         let premultiplied = Canvas.premultipliedFloat(color, opacity: opacity)
         guard premultiplied.w > 0, mask.width > 0 else { return }
+        // A canvas and a mask are at most `maximumSide` wide: past this the mask cannot touch
+        // the canvas, and within it `left + mask.width` cannot overflow.
+        let reach = 4 * Canvas.maximumSide
+        guard x > -reach - abs(mask.originX), x < reach + abs(mask.originX),
+              y > -reach - abs(mask.originY), y < reach + abs(mask.originY) else { return }
         let left = mask.originX + x, top = mask.originY + y
         let area = PixelBounds(x0: left, y0: top, x1: left + mask.width, y1: top + mask.height).intersection(drawableBounds)
         guard !area.isEmpty else { return }

@@ -7,6 +7,13 @@ extension Canvas {
     /// (rasterizing, the blur's passes, compositing), for `workLimit`.
     static let shadowPassesCharged = 8
 
+    /// The farthest a shadow may reach, device pixels: its offset, and four
+    /// times its blur's standard deviation (`Shadow.blurRadius` × the
+    /// transform's scale). 2²⁰, 64 of the largest canvases; a shadow that
+    /// wide would exceed `defaultWorkLimit` anyway, and beyond it the pixel
+    /// arithmetic could overflow. Larger shadows throw `RasterError.outOfRange`.
+    public static let maximumShadowExtent = Double(1 << 20)
+
     /// Draws the shadow of the shape held in `polylines` (device space).
     func drawShadow(_ shadow: Shadow, rule: FillRule, transform: AffineTransform, opacity: Double) throws(RasterError) {
         guard shadow.offset.isFinite, shadow.blurRadius.isFinite else { throw .nonFinite("shadow") }
@@ -15,6 +22,13 @@ extension Canvas {
         let scale = transform.maximumScale
         let sigma = max(0, shadow.blurRadius) * scale
         let offset = shadow.offset * scale
+        // Refused before any conversion to Int: a blur reaching (4σ) or an
+        // offset beyond `maximumShadowExtent` device pixels cannot fit the work limit.
+        guard 4 * sigma <= Canvas.maximumShadowExtent, abs(offset.x) <= Canvas.maximumShadowExtent,
+              abs(offset.y) <= Canvas.maximumShadowExtent else {
+            throw .outOfRange("shadow blur radius \(shadow.blurRadius) or offset (\(shadow.offset.x), \(shadow.offset.y)) "
+                              + "reaches beyond \(Int(Canvas.maximumShadowExtent)) device pixels once transformed")
+        }
         let margin = sigma > 0 ? Int((4 * sigma).rounded(.up)) + 1 : 0
         // The visible part of the shadow, and around it the pixels the blur reads.
         let offsetLow = (x: Int(offset.x.rounded(.down)), y: Int(offset.y.rounded(.down)))

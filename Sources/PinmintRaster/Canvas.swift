@@ -225,9 +225,10 @@ public final class Canvas {
 
     /// The work limit of this canvas (`defaultWorkLimit` unless set):
     /// once the drawings so far have taken more, the next one throws
-    /// `RasterError.outOfRange`.
+    /// `RasterError.outOfRange`. Any value is accepted; 0 or less refuses every drawing.
     public var workLimit = Canvas.defaultWorkLimit {
-        didSet { rasterizer.workLimit = max(0, workLimit - work) }
+        // `work` is never negative, so only a limit near Int.min could overflow the difference.
+        didSet { rasterizer.workLimit = workLimit > work ? workLimit - work : 0 }
     }
 
     /// The work the drawings so far have taken, pixel operations (see `defaultWorkLimit`).
@@ -281,6 +282,7 @@ public final class Canvas {
         rasterizer = scratch.rasterizer
         rasterizer.workLimit = workLimit
         polylines = scratch.polylines
+        polylines.maximumPointCount = Canvas.maximumPathPointCount
         stroker = scratch.stroker
         shadeRow = scratch.shadeRow
         shadowAlpha = scratch.shadowAlpha
@@ -326,7 +328,8 @@ public final class Canvas {
         return Image.straightRGBA8(UnsafeBufferPointer(start: base.pointer, count: base.count))
     }
 
-    /// The colour of one pixel, straight alpha. `x` and `y` must be inside the canvas.
+    /// The colour of one pixel, straight alpha. `x` and `y` must be inside
+    /// the canvas (0 ..< width, 0 ..< height): a precondition, outside it traps.
     public func pixel(x: Int, y: Int) -> Color {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
         layers[0].prepareRow(y, writing: 0, 0)
@@ -343,10 +346,12 @@ public final class Canvas {
         return SIMD4<UInt16>((value + 0.5).rounded(.down))
     }
 
-    /// A colour premultiplied, as floats on the 0...65535 scale.
+    /// A colour premultiplied, as floats on the 0...65535 scale. Components
+    /// and opacity are clamped to 0...1 (NaN as 0), so that a `Color` whose
+    /// properties were set out of range cannot overflow the 16-bit stores.
     static func premultipliedFloat(_ color: Color, opacity: Double = 1) -> SIMD4<Float> {
-        let alpha = color.alpha * min(max(opacity, 0), 1)
-        return SIMD4<Float>(Float(color.red * alpha * 65535), Float(color.green * alpha * 65535),
-                            Float(color.blue * alpha * 65535), Float(alpha * 65535))
+        let alpha = Color.unit(color.alpha) * Color.unit(opacity)
+        return SIMD4<Float>(Float(Color.unit(color.red) * alpha * 65535), Float(Color.unit(color.green) * alpha * 65535),
+                            Float(Color.unit(color.blue) * alpha * 65535), Float(alpha * 65535))
     }
 }

@@ -3,14 +3,26 @@ import Foundation
 /// An sRGB colour with straight (not premultiplied) alpha; every component
 /// in 0...1. Colours are specified straight, as CSS and SVG write them; the
 /// canvas premultiplies them when it draws.
+///
+/// The components are plain stored properties: one set directly outside
+/// 0...1 (or to NaN) is kept as given, but everything that draws or prints
+/// the colour reads it clamped to 0...1, NaN as 0 (see `clamped`).
 public struct Color: Hashable, Sendable, CustomStringConvertible {
     public var red, green, blue, alpha: Double
 
-    /// Components in 0...1; values outside are clamped.
+    /// Components in 0...1; values outside are clamped, NaN becomes 0.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = min(max(red, 0), 1); self.green = min(max(green, 0), 1)
-        self.blue = min(max(blue, 0), 1); self.alpha = min(max(alpha, 0), 1)
+        self.red = Color.unit(red); self.green = Color.unit(green)
+        self.blue = Color.unit(blue); self.alpha = Color.unit(alpha)
     }
+
+    /// `value` clamped to 0...1, NaN as 0 (`min`/`max` would pass a NaN through).
+    @inline(__always)
+    static func unit(_ value: Double) -> Double { value >= 0 ? (value <= 1 ? value : 1) : 0 }
+
+    /// The colour with every component clamped to 0...1 (NaN as 0): what a
+    /// canvas draws for a colour whose properties were set out of range.
+    public var clamped: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
 
     /// 8-bit components (0...255) and an alpha in 0...1, as CSS `rgba()`.
     public init(red8: Int, green8: Int, blue8: Int, alpha: Double = 1) {
@@ -21,7 +33,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 1, green: 1, blue: 1)
 
-    /// The colour with its alpha multiplied by `opacity` (0...1).
+    /// The colour with its alpha multiplied by `opacity` (0...1; clamped, NaN as 0).
     public func withOpacity(_ opacity: Double) -> Color {
         Color(red: red, green: green, blue: blue, alpha: alpha * opacity)
     }
@@ -38,7 +50,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
             let byte = Int((v * 255).rounded())
             return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
         }
-        return "#" + hex(red) + hex(green) + hex(blue) + (alpha < 1 ? hex(alpha) : "")
+        let color = clamped
+        return "#" + hex(color.red) + hex(color.green) + hex(color.blue) + (color.alpha < 1 ? hex(color.alpha) : "")
     }
 }
 

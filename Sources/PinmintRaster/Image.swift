@@ -6,15 +6,57 @@ public struct Image: Sendable {
     /// 4 values per pixel, premultiplied, row-major with no padding.
     public let pixels: [UInt16]
 
-    /// An image from premultiplied 16-bit pixels; `pixels.count` must be width × height × 4.
+    /// An image from premultiplied 16-bit pixels; `pixels.count` must be
+    /// width × height × 4 with neither side negative. That is a
+    /// precondition: anything else traps (see the throwing
+    /// `init(width:height:checkingPremultipliedPixels:)` for untrusted sizes).
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt16]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "pixel count does not match size")
+        precondition(Image.valueCount(width: width, height: height) == pixels.count,
+                     "pixel count \(pixels.count) does not match size \(width)x\(height)")
         self.width = width; self.height = height; self.pixels = pixels
     }
 
-    /// An image from straight-alpha RGBA8 bytes (what PNG decoders give).
+    /// As `init(width:height:premultipliedPixels:)`, but throws
+    /// `RasterError.invalidSize` instead of trapping when a side is negative
+    /// or `pixels.count` is not width × height × 4 (sizes whose product
+    /// overflows included).
+    public init(width: Int, height: Int, checkingPremultipliedPixels pixels: [UInt16]) throws(RasterError) {
+        try Image.checkCount(width: width, height: height, count: pixels.count)
+        self.init(width: width, height: height, premultipliedPixels: pixels)
+    }
+
+    /// As `init(width:height:straightRGBA8:)`, but throws
+    /// `RasterError.invalidSize` instead of trapping when a side is negative
+    /// or `bytes.count` is not width × height × 4.
+    public init(width: Int, height: Int, checkingStraightRGBA8 bytes: [UInt8]) throws(RasterError) {
+        try Image.checkCount(width: width, height: height, count: bytes.count)
+        self.init(width: width, height: height, straightRGBA8: bytes)
+    }
+
+    /// width × height × 4, or nil when a side is negative or the product overflows.
+    static func valueCount(width: Int, height: Int) -> Int? {
+        guard width >= 0, height >= 0 else { return nil }
+        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
+        let (count, countOverflows) = area.multipliedReportingOverflow(by: 4)
+        return areaOverflows || countOverflows ? nil : count
+    }
+
+    static func checkCount(width: Int, height: Int, count: Int) throws(RasterError) {
+        guard width >= 0, height >= 0 else {
+            throw .invalidSize(width: width, height: height, reason: "an image's sides may not be negative")
+        }
+        guard valueCount(width: width, height: height) == count else {
+            throw .invalidSize(width: width, height: height,
+                               reason: "\(count) values given; an image needs width × height × 4")
+        }
+    }
+
+    /// An image from straight-alpha RGBA8 bytes (what PNG decoders give);
+    /// `bytes.count` must be width × height × 4 (a precondition, as for
+    /// `init(width:height:premultipliedPixels:)`; see `init(width:height:checkingStraightRGBA8:)`).
     public init(width: Int, height: Int, straightRGBA8 bytes: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && bytes.count == width * height * 4, "byte count does not match size")
+        precondition(Image.valueCount(width: width, height: height) == bytes.count,
+                     "byte count \(bytes.count) does not match size \(width)x\(height)")
         var pixels = [UInt16](repeating: 0, count: bytes.count)
         for index in Swift.stride(from: 0, to: bytes.count, by: 4) {
             let alpha = UInt32(bytes[index + 3])

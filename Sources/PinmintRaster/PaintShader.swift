@@ -80,12 +80,13 @@ struct GradientRamp {
             // SVG: offsets are clamped to 0...1 and never decrease.
             let offset = max(previous, min(max(stop.offset, 0), 1))
             offsets.append(offset)
-            colors.append(SIMD4(stop.color.red, stop.color.green, stop.color.blue, stop.color.alpha))
+            let color = stop.color.clamped
+            colors.append(SIMD4(color.red, color.green, color.blue, color.alpha))
             previous = offset
         }
         if offsets.isEmpty { offsets = [0]; colors = [SIMD4(0, 0, 0, 0)] }
         self.offsets = offsets; self.colors = colors; self.spread = spread
-        self.opacity = min(max(opacity, 0), 1)
+        self.opacity = Color.unit(opacity)
     }
 
     /// The premultiplied colour (0...65535 scale) at gradient position `t`.

@@ -19,13 +19,23 @@ public enum SignedDistanceField {
     /// The buffer in pixels at @1x; times the pixel ratio.
     public static let bufferAtOneX = 3.0
 
+    /// The pixel ratios the buffer and radius follow: a ratio outside them
+    /// is clamped to them (NaN, zero and negative ratios count as 1).
+    public static let pixelRatioRange = 0.25...64.0
+
     /// `image` as a distance field, buffered on every side; its metadata
     /// (content, stretch zones) moves with the buffer and `sdf` is set.
+    /// The buffer and radius use the image's pixel ratio clamped to
+    /// `pixelRatioRange`; pixels `image.pixels` lacks (its properties are
+    /// settable) shrink it as `field` says (`clampedSize`).
     public static func make(from image: SpriteImage) -> SpriteImage {
-        let buffer = Int((bufferAtOneX * image.pixelRatio).rounded(.up))
-        let radius = radiusAtOneX * image.pixelRatio
+        let ratio = image.pixelRatio.isFinite && image.pixelRatio > 0
+            ? min(max(image.pixelRatio, pixelRatioRange.lowerBound), pixelRatioRange.upperBound) : 1
+        let buffer = Int((bufferAtOneX * ratio).rounded(.up))
+        let radius = radiusAtOneX * ratio
         let alpha = field(alpha: image.pixels, width: image.width, height: image.height, buffer: buffer, radius: radius)
-        let width = image.width + 2 * buffer, height = image.height + 2 * buffer
+        let size = clampedSize(width: image.width, height: image.height, byteCount: image.pixels.count)
+        let width = size.width + 2 * buffer, height = size.height + 2 * buffer
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for index in 0..<(width * height) { pixels[index * 4 + 3] = alpha[index] }
         var metadata = image.metadata.offsetBy(dx: buffer, dy: buffer)
@@ -34,8 +44,26 @@ public enum SignedDistanceField {
                            metadata: metadata, source: image.source)
     }
 
+    /// The size `field` works with for `byteCount` bytes of RGBA8 pixels:
+    /// negative sides as 0, the width at most the pixels held, the height at
+    /// most the whole rows held. Equal to (width, height) for consistent input.
+    public static func clampedSize(width: Int, height: Int, byteCount: Int) -> (width: Int, height: Int) {
+        let clampedWidth = min(max(width, 0), byteCount / 4)
+        return (clampedWidth, clampedWidth == 0 ? 0 : min(max(height, 0), byteCount / 4 / clampedWidth))
+    }
+
+    /// The largest `buffer` `field` uses; larger ones are clamped to it.
+    public static let maximumBuffer = 1024
+
     /// The field's alpha values for straight RGBA8 `pixels`, (width + 2 × buffer) × (height + 2 × buffer).
+    ///
+    /// `pixels` should hold width × height × 4 bytes. Careless input is
+    /// clamped, never trapped on (see `clampedSize`): a negative side or
+    /// buffer counts as 0, a buffer over `maximumBuffer` as `maximumBuffer`,
+    /// and the sides shrink to what `pixels` holds.
     public static func field(alpha pixels: [UInt8], width: Int, height: Int, buffer: Int, radius: Double) -> [UInt8] {
+        let buffer = min(max(buffer, 0), maximumBuffer)
+        let (width, height) = clampedSize(width: width, height: height, byteCount: pixels.count)
         let gridWidth = width + 2 * buffer, gridHeight = height + 2 * buffer
         let count = gridWidth * gridHeight
         // Squared distance to the nearest outside point (outer) and inside point (inner).

@@ -13,9 +13,15 @@ public struct SpriteImage: Sendable {
     /// Where the image came from (a file, `data.csv:12`), for error messages.
     public var source: String
 
+    /// `pixels.count` must be width × height × 4 with no negative side (a
+    /// precondition: anything else traps; `SpriteSheet.pack` checks images
+    /// whose properties were changed afterwards).
     public init(id: String, width: Int, height: Int, pixels: [UInt8], pixelRatio: Double,
                 metadata: SpriteMetadata = SpriteMetadata(), source: String = "") {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4, "pixel count does not match size")
+        // Overflow-safe: `width * height * 4` would trap on its own before the message could say why.
+        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
+        precondition(width >= 0 && height >= 0 && !areaOverflows && area.multipliedReportingOverflow(by: 4) == (pixels.count, false),
+                     "pixel count \(pixels.count) does not match size \(width)x\(height)")
         self.id = id
         self.width = width
         self.height = height

@@ -278,9 +278,16 @@ public struct SpriteInputs: Sendable {
 
     /// Draws every source at `ratio` on `jobs` threads (one `MarkerRenderer`
     /// per thread), in source order, and applies the sidecar metadata.
-    /// Warnings (missing glyphs, resampled PNGs) go to `warn`.
+    /// Warnings (missing glyphs, resampled PNGs) go to `warn`. Throws
+    /// `SpriteError` for a ratio outside `MarkerLimits.scaleRange` (0.25...8,
+    /// what `--ratio` accepts) or not finite.
     public func render(ratio: Double, jobs: Int = 1, fontFolders: [String] = [],
                        warn: @Sendable (String) -> Void = { _ in }) throws(SpriteError) -> [SpriteImage] {
+        // Checked here once: a resampled PNG converts its scaled size to Int, which a NaN or huge ratio trapped.
+        guard ratio.isFinite, MarkerLimits.scaleRange.contains(ratio) else {
+            throw SpriteError(input: "ratio", problem: "\(ratio) is out of range (\(format(MarkerLimits.scaleRange.lowerBound))..."
+                              + "\(format(MarkerLimits.scaleRange.upperBound)))")
+        }
         let results = ResultSlots<[SpriteImage]>(count: sources.count)
         let sources = self.sources, overrides = self.overrides
         let workers = max(1, min(jobs, sources.count))

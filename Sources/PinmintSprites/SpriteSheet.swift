@@ -34,11 +34,30 @@ public struct SpriteSheet: Sendable {
     ///   - spacing: transparent pixels between neighbouring images (0...64).
     ///   - unique: images with identical pixels are stored once; their ids share the rectangle.
     /// - Throws: `SpriteError` on duplicate ids, empty images, an image with a
-    ///   side over `maximumSize`, or images that together do not fit.
+    ///   side over `maximumSize`, an image whose `pixels` are not width ×
+    ///   height × 4 bytes or whose pixel ratio is not positive and finite (its
+    ///   properties are settable), a spacing outside 0...64, or images that
+    ///   together do not fit.
     public static func pack(_ images: [SpriteImage], spacing: Int = 0, maximumSize: Int = defaultMaximumSize,
                             unique: Bool = false, name: String = "sprite") throws(SpriteError) -> SpriteSheet {
+        guard (0...64).contains(spacing) else {
+            throw SpriteError(input: name, problem: "spacing \(spacing) is outside 0...64 pixels")
+        }
         var seen: [String: Int] = [:]
         for (index, image) in images.enumerated() {
+            // Checked first: the copy into the sheet below trusts width × height × 4.
+            guard image.width >= 0, image.height >= 0,
+                  image.width.multipliedReportingOverflow(by: image.height).partialValue
+                      .multipliedReportingOverflow(by: 4) == (image.pixels.count, false),
+                  !image.width.multipliedReportingOverflow(by: image.height).overflow else {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
+                                  problem: "'\(image.id)' has \(image.pixels.count) bytes of pixels for \(image.width)x\(image.height) "
+                                  + "(width × height × 4 needed)")
+            }
+            guard image.pixelRatio.isFinite, image.pixelRatio > 0 else {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
+                                  problem: "'\(image.id)' has pixel ratio \(image.pixelRatio); it must be positive and finite")
+            }
             if let first = seen[image.id] {
                 throw SpriteError(input: image.source.isEmpty ? name : image.source,
                                   problem: "duplicate id '\(image.id)' (also from \(images[first].source.isEmpty ? "an earlier input" : images[first].source))")

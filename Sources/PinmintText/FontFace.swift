@@ -75,6 +75,7 @@ public final class FontFace {
     /// The `kern`-table adjustment in pixels between two glyphs at `pixelSize`
     /// (usually negative); 0 without a `kern` table (see `hasKerningTable`).
     public func kerning(_ left: UInt32, _ right: UInt32, pixelSize: Double) throws(FontError) -> Double {
+        try checkSize(pixelSize, emboldenStrength: 0)
         guard hasKerningTable else { return 0 }
         try freeType.setPixelSize(GlyphKey.size26Dot6(pixelSize))
         return freeType.kerning(left, right)
@@ -83,9 +84,12 @@ public final class FontFace {
     /// A glyph's outline at `pixelSize`, in pixels with y down and the origin
     /// on the baseline at the pen position. `emboldenStrength` (pixels, 0 for
     /// none) thickens the outline with FT_Outline_Embolden for synthetic bold.
-    /// Cached per glyph, size, hinting and strength.
+    /// Cached per glyph, size, hinting and strength. Sizes are clamped to
+    /// 1/64...4096 pixels and strengths to 0...4096 pixels; a NaN or infinite
+    /// size or strength throws `FontError`.
     public func outline(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
                         emboldenStrength: Double = 0) throws(FontError) -> GlyphOutline {
+        try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         if let cached = outlines[key] { return cached }
         try freeType.setPixelSize(key.size26Dot6)
@@ -99,9 +103,18 @@ public final class FontFace {
     /// parameters as `outline`: the reference the crispness tests compare with.
     public func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
                                 emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
+        try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         try freeType.setPixelSize(key.size26Dot6)
         return try freeType.referenceBitmap(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
+    }
+
+    /// Throws for a NaN or infinite pixel size or emboldening strength
+    /// (finite ones out of range are clamped, see `outline`).
+    private func checkSize(_ pixelSize: Double, emboldenStrength: Double) throws(FontError) {
+        guard pixelSize.isFinite, emboldenStrength.isFinite else {
+            throw FontError(file: file, problem: "pixel size \(pixelSize) and emboldening \(emboldenStrength) must be finite")
+        }
     }
 
     /// Forgets every cached outline and glyph mask (the benchmark's cold start).
@@ -202,12 +215,21 @@ struct GlyphKey: Hashable, Sendable {
         self.glyph = glyph
         size26Dot6 = GlyphKey.size26Dot6(pixelSize)
         self.hinting = hinting
-        embolden26Dot6 = Int((max(0, emboldenStrength) * 64).rounded())
+        embolden26Dot6 = Int((GlyphKey.clamp(emboldenStrength, 0...GlyphKey.maximumPixelSize) * 64).rounded())
     }
 
+    /// The largest pixel size (and emboldening strength) an outline is loaded at.
+    static let maximumPixelSize = 4096.0
+
     /// FreeType accepts sizes from 1/64 px; Pinmint caps them at 4096 px.
+    /// A NaN size is taken as the smallest (callers that can throw refuse it first).
     static func size26Dot6(_ pixelSize: Double) -> Int {
-        Int((min(max(pixelSize, 1.0 / 64), 4096) * 64).rounded())
+        Int((clamp(pixelSize, (1.0 / 64)...maximumPixelSize) * 64).rounded())
+    }
+
+    /// `value` clamped to `range`, NaN as its lower bound (`min`/`max` would pass a NaN through).
+    static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+        value >= range.lowerBound ? (value <= range.upperBound ? value : range.upperBound) : range.lowerBound
     }
 }
 

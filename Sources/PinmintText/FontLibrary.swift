@@ -120,8 +120,11 @@ public final class FontLibrary {
     /// The face of `family` (case-insensitive) closest to `weight` (100…900)
     /// and `italic`: an exact style match first, then the nearest weight
     /// (CSS's rule: for bold requests, heavier first). Nil when the family is
-    /// unknown. Opens the face on first use; throws when that fails.
+    /// unknown. Opens the face on first use; throws when that fails. A
+    /// weight outside 1...1000 (OS/2's range) is clamped to it.
     public func face(family: String, weight: Int = 400, italic: Bool = false) throws(FontError) -> FontFace? {
+        // Clamped so that the distances below cannot overflow (Int.min trapped).
+        let weight = min(max(weight, 1), 1000)
         let candidates = descriptors.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
         guard !candidates.isEmpty else { return nil }
         let styled = candidates.filter { $0.isItalic == italic }

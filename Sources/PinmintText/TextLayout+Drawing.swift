@@ -19,7 +19,9 @@ extension TextLayout {
     /// (points; multiplied by `scale`). The origin is rounded to whole device
     /// pixels, so baselines stay on whole pixels. The halo (round joins) is
     /// drawn for every glyph before any fill. Throws `RasterError.nonFinite`
-    /// for a non-finite origin. Glyph fills are composited from coverage
+    /// for a non-finite origin, and `RasterError.outOfRange` when a glyph
+    /// would land beyond `Canvas.maximumDeviceCoordinate` device pixels (a
+    /// huge origin, letter spacing or line height), as a path there would. Glyph fills are composited from coverage
     /// masks cached per face (see `FontFace`), the same coverage a path fill
     /// would give.
     public func draw(on canvas: Canvas, at origin: Point = .zero, color: Color = .black,
@@ -48,6 +50,10 @@ extension TextLayout {
             for glyph in line.glyphs where !glyph.outline.path.isEmpty {
                 let x = left + line.x + glyph.x, y = top + line.baseline
                 let wholeX = x.rounded(.down), wholeY = y.rounded(.down)
+                // Checked before the conversions to Int below, which would trap.
+                guard abs(wholeX) <= Canvas.maximumDeviceCoordinate, abs(wholeY) <= Canvas.maximumDeviceCoordinate else {
+                    throw .outOfRange("text placed beyond ±1e12 device pixels (origin, letter spacing or line height)")
+                }
                 let offset = SIMD2(x - wholeX, y - wholeY)
                 let face = fallback.members[glyph.member].face
                 let mask = try face.mask(for: glyph.outline, offset: offset, tolerance: canvas.flatteningTolerance) {

@@ -91,13 +91,18 @@ public struct TextLayout {
 
     /// Lays out `text` (newlines start paragraphs) with `style` at `scale`
     /// device pixels per point. Throws `FontError` when FreeType fails to
-    /// load a glyph, when the fallback chain is empty, or for a font size,
-    /// scale or maximum width that is not positive and finite.
+    /// load a glyph, when the fallback chain is empty, for a font size,
+    /// scale or maximum width that is not positive and finite, or for a
+    /// pixel size (font size × scale) above 4096, the largest glyphs are loaded at.
     public init(text: String, style: TextStyle = TextStyle(), fallback: FontFallback,
                 scale: Double = 1) throws(FontError) {
         guard !fallback.isEmpty else { throw FontError(file: "fallback", problem: "no font faces to lay out text with") }
         guard scale.isFinite, scale > 0, style.fontSize.isFinite, style.fontSize > 0 else {
             throw FontError(file: "layout", problem: "font size \(style.fontSize) and scale \(scale) must be positive")
+        }
+        guard style.fontSize * scale <= GlyphKey.maximumPixelSize else {
+            throw FontError(file: "layout", problem: "font size \(style.fontSize) at scale \(scale) is "
+                            + "\(style.fontSize * scale) pixels; at most \(Int(GlyphKey.maximumPixelSize)) are supported")
         }
         if let maxWidth = style.maxWidth, !(maxWidth.isFinite && maxWidth > 0) {
             throw FontError(file: "layout", problem: "maximum width \(maxWidth) must be positive and finite")
