@@ -3,8 +3,20 @@
 // Dependencies point one way: geometry -> raster -> svg / png / text -> the command.
 import PackageDescription
 
-/// One settings array shared by every Swift target.
+/// The settings of every Swift target: release builds keep Swift's checks
+/// (array bounds, integer overflow), so a bug that input reaches is a clean
+/// stop rather than undefined behaviour in a file parser or the command line.
 let swiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-wmo"], .when(configuration: .release)),
+]
+
+/// Geometry and the rasterizer, whose inner loops run per edge, row and
+/// pixel, drop those checks (`-Ounchecked`): their input is validated where
+/// it enters (finite coordinates, canvas and work limits, point limits) and
+/// their indices come from clipped bounds, which the tests check against
+/// scalar references. The checks cost these loops more than they cost
+/// anything else.
+let hotLoopSettings: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release)),
 ]
 
@@ -23,8 +35,8 @@ let package = Package(
     ],
     targets: [
         // MARK: Libraries
-        .target(name: "PinmintGeometry", swiftSettings: swiftSettings),
-        .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: swiftSettings),
+        .target(name: "PinmintGeometry", swiftSettings: hotLoopSettings),
+        .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: hotLoopSettings),
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
         .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
         .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
