@@ -122,4 +122,15 @@ extension PNGEncoderModeTests {
         let bytes = try PNGEncoder.encode(straightRGBA8: [1, 2, 3, 255], width: 1, height: 1, pixelRatio: ratio)
         #expect(try !PNGInfo(bytes).chunks.contains { $0.type == "pHYs" })
     }
+
+    /// A size whose pixel count overflows an Int (the library's callers pass
+    /// any width and height) is refused with the encoder's error, not a trap.
+    @Test(arguments: [(Int(UInt32.max >> 1), Int(UInt32.max >> 1)), (1 << 31, 1 << 31), (Int.max, 2)])
+    func aSizeThatOverflowsIsRefused(_ width: Int, _ height: Int) {
+        for mode in PNGEncoder.Mode.allCases {
+            #expect(throws: PNGError.self) {
+                _ = try PNGEncoder.encode(straightRGBA8: [0, 0, 0, 0], width: width, height: height, mode: mode)
+            }
+        }
+    }
 }
