@@ -122,6 +122,25 @@ extension Path {
     /// Stops, setting `output.reachedPointLimit`, before it would pass `output.maximumPointCount`.
     public func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool = false,
                                 into output: inout Polylines) {
+        appendFlattened(transform: transform, tolerance: tolerance, centred: centred, into: &output, tangents: nil)
+    }
+
+    /// As `appendFlattened` (plain chords), also recording the path's
+    /// direction at every vertex into `tangents`, index for index with
+    /// `output.points`: what dash ends that fall inside a chord are turned by.
+    public func appendFlattened(transform: AffineTransform, tolerance: Double, into output: inout Polylines,
+                                tangents: inout VertexTangents) {
+        withUnsafeMutablePointer(to: &tangents) { tangents in
+            appendFlattened(transform: transform, tolerance: tolerance, centred: false, into: &output, tangents: tangents)
+        }
+    }
+
+    /// The flattening itself; with `tangents` nil (fills) the recording
+    /// folds away: one copy of the loop serves both.
+    @inline(__always)
+    private func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool,
+                                 into output: inout Polylines, tangents: UnsafeMutablePointer<VertexTangents>?) {
+        defer { tangents?.pointee.pad(to: output.points.count) }
         let tolerance = max(tolerance, 1e-6)
         var current = Point.zero
         var open = false
@@ -134,8 +153,14 @@ extension Path {
                 open = true
             case .line(let p):
                 if !open { output.beginSubpath(current); open = true }
+                let start = current
                 current = transform.apply(p)
                 output.add(current)
+                if let tangents {
+                    let direction = VertexTangents.unit(current - start)
+                    tangents.pointee.record(arriving: direction, leaving: .zero, at: output.points.count - 1,
+                                            startLeaving: direction)
+                }
             case .quad(let c, let p):
                 if !open { output.beginSubpath(current); open = true }
                 let p0 = current, p1 = transform.apply(c), p2 = transform.apply(p)
@@ -155,6 +180,10 @@ extension Path {
                     guard i < n else { return p2 }
                     let t = Double(i) * step
                     return (c2 * t + c1) * t + c0
+                }
+                if let tangents {
+                    // The derivative 2 (p1 - p0) + 2 (p0 - 2 p1 + p2) t.
+                    tangents.pointee.recordCurve(points: n, endingAt: output.points.count - 1) { t in c2 * (2 * t) + c1 }
                 }
                 current = p2
             case .cubic(let c1, let c2, let p):
@@ -184,6 +213,13 @@ extension Path {
                     let t = Double(i) * step
                     return ((c3 * t + c2) * t + c1) * t + c0
                 }
+                if let tangents {
+                    // The derivative c1 + 2 c2 t + 3 c3 t² (tangents are recorded for plain chords only,
+                    // where c1 is the curve's own).
+                    tangents.pointee.recordCurve(points: n, endingAt: output.points.count - 1) { t in
+                        (c3 * (3 * t) + c2 * 2) * t + c1
+                    }
+                }
                 current = p3
             case .close:
                 if open {
@@ -207,5 +243,63 @@ extension Path {
     static func flatteningSegmentCount(_ estimate: Double) -> Int {
         guard estimate.isFinite else { return estimate.isNaN ? 1 : maximumFlatteningSegmentCount }
         return Int(Swift.min(Swift.max(estimate.rounded(.up), 1), Double(maximumFlatteningSegmentCount)))
+    }
+}
+
+/// The direction of a flattened path at each of its vertices, index for
+/// index with `Polylines.points` (`Path.appendFlattened(…tangents:)`):
+/// `arriving[i]` is the unit tangent of the element that ends at vertex i,
+/// there, and `leaving[i]` that of the element that starts there. Inside a
+/// curve both are the curve's own direction at that vertex, which its chords
+/// only approximate (a chord leans by half the angle it spans); at a corner
+/// they differ. Zero where no element arrives or leaves, or where a curve's
+/// derivative vanishes (a control point on its end point).
+public struct VertexTangents: Sendable {
+    public var arriving: [Point] = []
+    public var leaving: [Point] = []
+
+    public init() {}
+
+    public mutating func removeAll() {
+        arriving.removeAll(keepingCapacity: true)
+        leaving.removeAll(keepingCapacity: true)
+    }
+
+    /// `vector` scaled to length 1, or zero when it is too short to have a direction.
+    static func unit(_ vector: Point) -> Point {
+        let length = vector.length
+        return length > 1e-12 && length.isFinite ? vector / length : .zero
+    }
+
+    /// Grows both arrays with zeros to `count` entries.
+    mutating func pad(to count: Int) {
+        while arriving.count < count { arriving.append(.zero) }
+        while leaving.count < count { leaving.append(.zero) }
+    }
+
+    /// Vertex `index` was just added by a line: it arrives along `arriving`
+    /// (and leaves along `leaving`), and the vertex before it leaves along `startLeaving`.
+    mutating func record(arriving direction: Point, leaving: Point, at index: Int, startLeaving: Point) {
+        pad(to: index + 1)
+        if index > 0 { self.leaving[index - 1] = startLeaving }
+        arriving[index] = direction
+        self.leaving[index] = leaving
+    }
+
+    /// A curve of `points` chords was just added, its last vertex at `end`:
+    /// the vertices `end - points ... end` lie at t = 0, 1/points, ... 1 on
+    /// it, and `derivative(t)` is its derivative.
+    mutating func recordCurve(points: Int, endingAt end: Int, derivative: (Double) -> Point) {
+        pad(to: end + 1)
+        let start = end - points, step = 1 / Double(points)
+        if start >= 0 { leaving[start] = VertexTangents.unit(derivative(0)) }
+        if points > 1 {
+            for i in 1..<points {
+                let direction = VertexTangents.unit(derivative(Double(i) * step))
+                arriving[start + i] = direction
+                leaving[start + i] = direction
+            }
+        }
+        arriving[end] = VertexTangents.unit(derivative(1))
     }
 }

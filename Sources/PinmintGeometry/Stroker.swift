@@ -32,6 +32,11 @@ public struct Stroker: Sendable {
     var vertices: [Point] = []
     /// The vertices of the dash being built (user space).
     var dashVertices: [Point] = []
+    /// For dashed strokes, the path's direction at each vertex of `flattened`
+    /// and of `vertices` (see `VertexTangents`): dash caps inside a chord
+    /// follow the curve, not the chord.
+    var flattenedTangents = VertexTangents()
+    var vertexTangents = VertexTangents()
     /// Offset points to the right of travel on screen (`point + normal * halfWidth`).
     var rightSide: [Point] = []
     /// Offset points to the left of travel on screen (`point - normal * halfWidth`).
@@ -46,7 +51,9 @@ public struct Stroker: Sendable {
     /// Roughly the memory the scratch buffers hold, bytes (for pools that bound what they keep).
     public var retainedBytes: Int {
         flattened.retainedBytes + (vertices.capacity + dashVertices.capacity + rightSide.capacity
-            + leftSide.capacity) * MemoryLayout<Point>.stride + dashPattern.capacity * 8
+            + leftSide.capacity + flattenedTangents.arriving.capacity + flattenedTangents.leaving.capacity
+            + vertexTangents.arriving.capacity + vertexTangents.leaving.capacity) * MemoryLayout<Point>.stride
+            + dashPattern.capacity * 8
     }
 
     /// The parameters of one `stroke` call, derived from the style and the transform.
@@ -106,7 +113,9 @@ public struct Stroker: Sendable {
             // Dashes are laid out along the chords, whose lengths stand for the
             // arc length: fine plain chords (centred ones at twice the tolerance
             // moved dash ends by up to 0.1 px on the dashes scene).
-            path.appendFlattened(transform: .identity, tolerance: pen.tolerance, into: &flattened)
+            flattenedTangents.removeAll()
+            path.appendFlattened(transform: .identity, tolerance: pen.tolerance, into: &flattened,
+                                 tangents: &flattenedTangents)
         } else {
             // The centre line is flattened centred at twice the tolerance, as fills are
             // (see `defaultCentredFlatteningTolerance`): both offset sides inherit its
@@ -120,7 +129,7 @@ public struct Stroker: Sendable {
         for index in flattened.subpaths.indices {
             if output.reachedPointLimit || output.wouldPassLimit(adding: 0) { return }
             let subpath = flattened.subpaths[index]
-            collectVertices(start: subpath.start, count: subpath.count, isClosed: subpath.isClosed)
+            collectVertices(start: subpath.start, count: subpath.count, isClosed: subpath.isClosed, withTangents: isDashed)
             // A lone move draws nothing (SVG); "M x y Z" and "M x y L x y" draw a dot.
             let isZeroLength = vertices.count < 2
             if isZeroLength && subpath.count < 2 && !subpath.isClosed { continue }
@@ -149,17 +158,36 @@ public struct Stroker: Sendable {
     /// Copies subpath vertices from `flattened` into `vertices`, dropping
     /// points that repeat the previous one (and, for a closed subpath, a last
     /// point that repeats the first).
-    mutating func collectVertices(start: Int, count: Int, isClosed: Bool) {
+    ///
+    /// `withTangents`: also fills `vertexTangents` from `flattenedTangents`.
+    /// A dropped repeat passes on its leaving direction (the next segment
+    /// starts from it); a dropped last point, the first's arriving one (the
+    /// closing chord then ends a curve at the start).
+    mutating func collectVertices(start: Int, count: Int, isClosed: Bool, withTangents: Bool = false) {
         vertices.removeAll(keepingCapacity: true)
+        if withTangents { vertexTangents.removeAll() }
         let minimumSquared = pen.minimumSegmentLength * pen.minimumSegmentLength
         for index in start..<(start + count) {
             let point = flattened.points[index]
-            if let last = vertices.last, (point - last).dot(point - last) <= minimumSquared { continue }
+            if let last = vertices.last, (point - last).dot(point - last) <= minimumSquared {
+                if withTangents && flattenedTangents.leaving[index] != .zero {
+                    vertexTangents.leaving[vertices.count - 1] = flattenedTangents.leaving[index]
+                }
+                continue
+            }
             vertices.append(point)
+            if withTangents {
+                vertexTangents.arriving.append(flattenedTangents.arriving[index])
+                vertexTangents.leaving.append(flattenedTangents.leaving[index])
+            }
         }
         if isClosed, vertices.count > 1, let first = vertices.first, let last = vertices.last,
            (last - first).dot(last - first) <= minimumSquared {
             vertices.removeLast()
+            if withTangents {
+                vertexTangents.arriving[0] = vertexTangents.arriving.removeLast()
+                vertexTangents.leaving.removeLast()
+            }
         }
     }
 
@@ -167,7 +195,11 @@ public struct Stroker: Sendable {
 
     /// Appends the outline of an open polyline of at least two distinct
     /// points: right side forward, end cap, left side backward, start cap.
-    mutating func strokeOpen(_ points: [Point], into output: inout Polylines) {
+    /// `startDirection` and `endDirection` (unit vectors), when given, turn
+    /// the caps and the first and last offset points: a dash end inside a
+    /// flattened curve is square to the curve there, not to its chord.
+    mutating func strokeOpen(_ points: [Point], startDirection givenStart: Point? = nil,
+                             endDirection givenEnd: Point? = nil, into output: inout Polylines) {
         let count = points.count
         let halfWidth = pen.halfWidth
         rightSide.removeAll(keepingCapacity: true)
@@ -176,9 +208,9 @@ public struct Stroker: Sendable {
         var incoming = points[1] - points[0]
         var incomingLength = incoming.length
         incoming = incoming / incomingLength
-        let startDirection = incoming
-        rightSide.append(points[0] + incoming.perpendicular * halfWidth)
-        leftSide.append(points[0] - incoming.perpendicular * halfWidth)
+        let startDirection = givenStart ?? incoming
+        rightSide.append(points[0] + startDirection.perpendicular * halfWidth)
+        leftSide.append(points[0] - startDirection.perpendicular * halfWidth)
         if count > 2 {
             for index in 1..<(count - 1) {
                 if output.wouldPassLimit(adding: rightSide.count + leftSide.count) { return }
@@ -193,15 +225,16 @@ public struct Stroker: Sendable {
             }
         }
         let end = points[count - 1]
-        rightSide.append(end + incoming.perpendicular * halfWidth)
-        leftSide.append(end - incoming.perpendicular * halfWidth)
+        let endDirection = givenEnd ?? incoming
+        rightSide.append(end + endDirection.perpendicular * halfWidth)
+        leftSide.append(end - endDirection.perpendicular * halfWidth)
 
         let transform = pen.transform
         output.beginSubpath(transform.apply(rightSide[0]))
         rightSide.withUnsafeBufferPointer { right in
             output.add(count: right.count - 1) { index in transform.apply(right[index]) }
         }
-        appendCap(at: end, forward: incoming, into: &output)
+        appendCap(at: end, forward: endDirection, into: &output)
         leftSide.withUnsafeBufferPointer { left in
             output.add(count: left.count) { index in transform.apply(left[left.count - index]) }
         }

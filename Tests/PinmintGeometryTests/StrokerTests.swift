@@ -449,3 +449,38 @@ let insideOutsideCases: [(LineCap, Point, Bool)] = [
         #expect(mismatches == 0)
     }
 }
+
+/// Dash ends on a curve are square to the curve, not to the chord they fall
+/// on, and leave nothing past their caps.
+struct DashEndTests {
+    /// The dashes scene's circle (Golden/scenes/dashes.svg) @2x: every dash
+    /// is an annular sector, so every outline vertex must lie inside its
+    /// dash's arc-length interval. Before, caps square to a chord leaned
+    /// by up to 0.025 units at their corners, and a dash starting just
+    /// before a chord's end left a point of its inner join 0.021 units
+    /// before its cap.
+    @Test func dashesOnACircleAreAnnularSectors() {
+        let center = Point(178, 80), radius = 31.0, halfWidth = 2.0
+        var circle = Path()
+        circle.addCircle(center: center, radius: radius)
+        let style = StrokeStyle(width: 2 * halfWidth, dashes: [10, 5], dashOffset: 12.5)
+        let output = stroked(circle, style, transform: .scale(2))
+        // Arc length is 2.5 + 15 k ... 12.5 + 15 k: 13 dashes, a gap at the start point.
+        #expect(output.subpaths.count == 13)
+        // The chords' arc-length shortfall moves late dashes by up to 0.005 units.
+        let allowance = 0.008
+        for (index, _) in output.subpaths.enumerated() {
+            let start = 2.5 + 15 * Double(index), end = start + 10
+            for point in output.vertices(of: index) {
+                let offset = point * 0.5 - center
+                let distance = offset.length
+                var arc = atan2(offset.y, offset.x) * radius
+                if arc < 0 { arc += 2 * Double.pi * radius }
+                #expect(distance > radius - halfWidth - allowance && distance < radius + halfWidth + allowance,
+                        "dash \(index): a vertex at radius \(distance)")
+                #expect(arc > start - allowance && arc < end + allowance,
+                        "dash \(index) [\(start), \(end)]: a vertex at arc length \(arc)")
+            }
+        }
+    }
+}
