@@ -56,7 +56,6 @@ struct ReferenceSceneTests {
             failures["caps@\(scale)x"] = "the guide lines cross the caps: " + conflation
         }
         for scale in 2...3 {
-            failures["dashes@\(scale)x"] = "dash ends late on the circle sit up to ~0.05 px from the reference's (arc length measured differently, not yet verified which is right)"
             failures["opacity@\(scale)x"] = "overlapping translucent circles: " + conflation
         }
         return failures
