@@ -1,5 +1,6 @@
 import Foundation
 import PinmintGeometry
+import PinmintPNG
 
 /// A JSON document as a tree, kept so that marker descriptions can be
 /// checked key by key: a misspelt key or a value of the wrong type is an
@@ -40,62 +41,32 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         }
     }
 
-    /// The bytes of the description file at `path`. A folder and a file over
+    /// The bytes of the description file at `path` (links followed; see
+    /// `InputFile`): a folder and a file over
     /// `MarkerLimits.maximumDescriptionBytes` are refused before reading (a
-    /// large file was read whole, then refused); other files that are not
-    /// regular (a pipe, `/dev/fd/N`) are read as they come.
+    /// large file was read whole, then refused); a pipe (`render
+    /// <(generate)`, `/dev/stdin`) is read as it comes, up to the limit.
     static func descriptionData(atPath path: String) throws(MarkerError) -> Data {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        switch attributes?[.type] as? FileAttributeType {
-        case .typeDirectory?:
-            throw MarkerError(input: path, problem: "a folder, not a marker description file")
-        case .typeRegular?:
-            if let size = (attributes?[.size] as? NSNumber)?.intValue, size > MarkerLimits.maximumDescriptionBytes {
-                throw MarkerError(input: path, problem: "the description is \(size) bytes; at most "
-                                  + "\(MarkerLimits.maximumDescriptionBytes) are read")
+        let limit = MarkerLimits.maximumDescriptionBytes
+        do {
+            return Data(try InputFile.read(path, limit: limit))
+        } catch {
+            switch error {
+            case .noSuchFile: throw MarkerError(input: path, problem: "no such file")
+            case .folder: throw MarkerError(input: path, problem: "a folder, not a marker description file")
+            case .tooLarge(let size?): throw MarkerError(input: path, problem: "the description is \(size) bytes; at most \(limit) are read")
+            case .tooLarge(nil): throw MarkerError(input: path, problem: "the description is over \(limit) bytes; at most \(limit) are read")
+            case .unreadable(let reason): throw MarkerError(input: path, problem: "cannot read the file: \(reason)")
             }
-        case nil:
-            throw MarkerError(input: path, problem: "no such file")
-        default:
-            // A pipe (`render <(generate)`), a device or a socket: read as a
-            // stream, at most one byte past the limit (`/dev/zero` ends there).
-            return try streamedDescription(atPath: path)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MarkerError(input: path, problem: FileManager.default.fileExists(atPath: path)
-                              ? "cannot read the file" : "no such file")
-        }
-        return data
     }
 
     /// The folder that relative picture and icon paths in the description
-    /// at `path` start from: the file's own folder, or the current one when
+    /// at `path` start from: the file's own folder (a link's, not its
+    /// target's, as a shell user would expect), or the current one when
     /// `path` is a stream (`/dev/fd/63` from `render <(generate)`).
     static func descriptionFolder(ofFileAt path: String) -> String {
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        return type == .typeRegular || type == nil ? PathName.folder(of: path) : FileManager.default.currentDirectoryPath
-    }
-
-    /// The bytes of a file that is not a regular one, read until its end
-    /// or one byte past `MarkerLimits.maximumDescriptionBytes`, which is refused.
-    private static func streamedDescription(atPath path: String) throws(MarkerError) -> Data {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw MarkerError(input: path, problem: "cannot read the file")
-        }
-        defer { try? handle.close() }
-        var data = Data()
-        let limit = MarkerLimits.maximumDescriptionBytes
-        do {
-            while data.count <= limit {
-                guard let chunk = try handle.read(upToCount: min(64 << 10, limit + 1 - data.count)), !chunk.isEmpty else {
-                    return data
-                }
-                data.append(chunk)
-            }
-        } catch {
-            throw MarkerError(input: path, problem: "cannot read the file")
-        }
-        throw MarkerError(input: path, problem: "the description is over \(limit) bytes; at most \(limit) are read")
+        InputFile.isStream(path) ? FileManager.default.currentDirectoryPath : PathName.folder(of: path)
     }
 
     /// Why `data` is not JSON, for a message after "not valid JSON: ":

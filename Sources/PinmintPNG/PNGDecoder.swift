@@ -120,44 +120,19 @@ public enum PNGDecoder {
     /// The bytes of a file, or of standard input for `-`; at most
     /// `maximumFileBytes` (a larger file or stream is an error, read no
     /// further). A pipe or device (`png info <(generate)`) is read as a
-    /// stream, so `/dev/zero` stops at the limit.
+    /// stream, so `/dev/zero` stops at the limit (see `InputFile`).
     public static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
-        if path == "-" { return try readStream(0, name: "-", source: "standard input") }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw PNGError(file: path, problem: "cannot read the file: no such file")
-        }
-        guard !isFolder.boolValue else { throw PNGError(file: path, problem: "cannot read the file: it is a folder") }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if attributes?[.type] as? FileAttributeType == .typeRegular, let size = attributes?[.size] as? Int,
-           size > maximumFileBytes {
-            throw PNGError(file: path, problem: "the file is \(size) bytes; at most \(maximumFileBytes) are read")
-        }
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw PNGError(file: path, problem: "cannot read the file: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        return try readStream(descriptor, name: path, source: "the file")
-    }
-
-    /// `descriptor` to its end, with read(2) (FileHandle traps on a closed
-    /// descriptor); an endless stream (`</dev/zero`) is refused once it
-    /// passes `maximumFileBytes`. `source` names it in messages.
-    private static func readStream(_ descriptor: Int32, name: String, source: String) throws(PNGError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw PNGError(file: name, problem: "cannot read \(source): \(String(cString: strerror(errno)))")
+        let source = path == "-" ? "standard input" : "the file"
+        do {
+            return try InputFile.read(path, limit: maximumFileBytes)
+        } catch {
+            switch error {
+            case .noSuchFile: throw PNGError(file: path, problem: "cannot read the file: no such file")
+            case .folder: throw PNGError(file: path, problem: "cannot read the file: it is a folder")
+            case .tooLarge(let size?): throw PNGError(file: path, problem: "the file is \(size) bytes; at most \(maximumFileBytes) are read")
+            case .tooLarge(nil): throw PNGError(file: path, problem: "\(source) holds more than \(maximumFileBytes) bytes; at most that many are read")
+            case .unreadable(let reason): throw PNGError(file: path, problem: "cannot read \(source): \(reason)")
             }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= maximumFileBytes else {
-                throw PNGError(file: name, problem: "\(source) holds more than \(maximumFileBytes) bytes; at most that many are read")
-            }
-            bytes.append(contentsOf: chunk[0..<count])
         }
     }
 }

@@ -205,4 +205,34 @@ import Testing
         #expect(endless.standardError == "pinmint: /dev/zero: the description is over 1048576 bytes; at most 1048576 are read\n")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("zero.png").path))
     }
+
+    /// A description reached through a symbolic link is a file like any
+    /// other: its relative pictures start from the folder the link is in
+    /// (they were looked for in the current folder, as for a pipe).
+    @Test func aLinkedDescriptionFindsItsPicturesBesideTheLink() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        for name in ["real", "linked", "elsewhere"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try Data(#"{"preset": "pin", "options": {"picture": "shop.png"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("real/m.json"))
+        try manager.copyItem(at: repositoryRoot.appendingPathComponent("Golden/markers/pictures/storefront.png"),
+                             to: folder.appendingPathComponent("linked/shop.png"))
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("linked/m.json").path,
+                                       withDestinationPath: folder.appendingPathComponent("real/m.json").path)
+        let process = Process()
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = Pipe()
+        process.currentDirectoryURL = folder.appendingPathComponent("elsewhere")
+        process.executableURL = pinmintBinary
+        process.arguments = ["render", "../linked/m.json", "-o", "out.png"]
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+        #expect(manager.fileExists(atPath: folder.appendingPathComponent("elsewhere/out.png").path))
+    }
 }
