@@ -10,12 +10,13 @@ let swiftSettings: [SwiftSetting] = [
     .unsafeFlags(["-wmo"], .when(configuration: .release)),
 ]
 
-/// Geometry and the rasterizer, whose inner loops run per edge, row and
-/// pixel, drop those checks (`-Ounchecked`): their input is validated where
-/// it enters (finite coordinates, canvas and work limits, point limits) and
-/// their indices come from clipped bounds, which the tests check against
-/// scalar references. The checks cost these loops more than they cost
-/// anything else.
+/// The rasterizer, whose inner loops run per edge, row and pixel, drops
+/// those checks (`-Ounchecked`): its input is validated where it enters
+/// (finite coordinates, canvas, work and point limits), its indices come
+/// from clipped bounds, which the tests check against scalar references,
+/// and its public preconditions are explicit `fatalError` checks, which
+/// -Ounchecked keeps. Geometry (the SVG path-data parser, the stroker)
+/// keeps the checks: they cost its loops 0.1–1.7 % of a scene.
 let hotLoopSettings: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release)),
 ]
@@ -35,7 +36,7 @@ let package = Package(
     ],
     targets: [
         // MARK: Libraries
-        .target(name: "PinmintGeometry", swiftSettings: hotLoopSettings),
+        .target(name: "PinmintGeometry", swiftSettings: swiftSettings),
         .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: hotLoopSettings),
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
         .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),

@@ -331,7 +331,8 @@ public final class Canvas {
     /// The colour of one pixel, straight alpha. `x` and `y` must be inside
     /// the canvas (0 ..< width, 0 ..< height): a precondition, outside it traps.
     public func pixel(x: Int, y: Int) -> Color {
-        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
+        // A checked stop that -Ounchecked keeps (it removes `precondition`).
+        guard x >= 0 && x < width && y >= 0 && y < height else { fatalError("pixel (\(x), \(y)) is outside the canvas") }
         layers[0].prepareRow(y, writing: 0, 0)
         let p = layers[0].row(y) + x * 4
         let alpha = Double(p[3]) / 65535

@@ -11,8 +11,11 @@ public struct Image: Sendable {
     /// precondition: anything else traps (see the throwing
     /// `init(width:height:checkingPremultipliedPixels:)` for untrusted sizes).
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt16]) {
-        precondition(Image.valueCount(width: width, height: height) == pixels.count,
-                     "pixel count \(pixels.count) does not match size \(width)x\(height)")
+        // A checked stop, not `precondition`: this module is built with
+        // -Ounchecked, which removes preconditions (see Package.swift).
+        guard Image.valueCount(width: width, height: height) == pixels.count else {
+            fatalError("pixel count \(pixels.count) does not match size \(width)x\(height)")
+        }
         self.width = width; self.height = height; self.pixels = pixels
     }
 
@@ -55,8 +58,9 @@ public struct Image: Sendable {
     /// `bytes.count` must be width × height × 4 (a precondition, as for
     /// `init(width:height:premultipliedPixels:)`; see `init(width:height:checkingStraightRGBA8:)`).
     public init(width: Int, height: Int, straightRGBA8 bytes: [UInt8]) {
-        precondition(Image.valueCount(width: width, height: height) == bytes.count,
-                     "byte count \(bytes.count) does not match size \(width)x\(height)")
+        guard Image.valueCount(width: width, height: height) == bytes.count else {
+            fatalError("byte count \(bytes.count) does not match size \(width)x\(height)")
+        }
         var pixels = [UInt16](repeating: 0, count: bytes.count)
         for index in Swift.stride(from: 0, to: bytes.count, by: 4) {
             let alpha = UInt32(bytes[index + 3])
