@@ -323,12 +323,17 @@ def exact_circle_dashes(svg_bytes):
                 raise SystemExit("exact circle dashes: give the dashed circle fill=\"none\" and no style=\"\"")
             cx, cy, r = (float(element.get(name)) for name in ("cx", "cy", "r"))
             pattern = [float(value) for value in element.get("stroke-dasharray").replace(",", " ").split()]
+            if any(value < 0 or not math.isfinite(value) for value in pattern) or sum(pattern) <= 0:
+                continue    # SVG strokes such a pattern solid: Skia draws the circle as it is
+            if any(value == 0 for value in pattern):
+                raise SystemExit("exact circle dashes: zero-length dashes (dots) are not supported")
             if len(pattern) % 2:
                 pattern = pattern * 2
             period = sum(pattern)
             length = 2 * math.pi * r
             phase = float(element.get("stroke-dashoffset", "0")) % period
-            # Where arc length 0 falls in the pattern.
+            # Where arc length 0 falls in the pattern (an interval ending exactly
+            # at the phase is stepped over, as the stroker and Skia do).
             interval = 0
             while phase >= pattern[interval]:
                 phase -= pattern[interval]

@@ -128,7 +128,7 @@ extension Path {
     /// As `appendFlattened` (plain chords), also recording the path's
     /// direction at every vertex into `tangents`, index for index with
     /// `output.points`: what dash ends that fall inside a chord are turned by.
-    public func appendFlattened(transform: AffineTransform, tolerance: Double, into output: inout Polylines,
+    func appendFlattened(transform: AffineTransform, tolerance: Double, into output: inout Polylines,
                                 tangents: inout VertexTangents) {
         withUnsafeMutablePointer(to: &tangents) { tangents in
             appendFlattened(transform: transform, tolerance: tolerance, centred: false, into: &output, tangents: tangents)
@@ -254,13 +254,15 @@ extension Path {
 /// only approximate (a chord leans by half the angle it spans); at a corner
 /// they differ. Zero where no element arrives or leaves, or where a curve's
 /// derivative vanishes (a control point on its end point).
-public struct VertexTangents: Sendable {
-    public var arriving: [Point] = []
-    public var leaving: [Point] = []
+struct VertexTangents: Sendable {
+    /// Per vertex: the unit direction the path arrives with (user or device space, as the points).
+    var arriving: [Point] = []
+    /// Per vertex: the unit direction the path leaves with.
+    var leaving: [Point] = []
 
-    public init() {}
+    init() {}
 
-    public mutating func removeAll() {
+    mutating func removeAll() {
         arriving.removeAll(keepingCapacity: true)
         leaving.removeAll(keepingCapacity: true)
     }

@@ -65,9 +65,10 @@ public final class FileSet {
     }
 
     /// Writes the bytes for standard output, then renames every staged file
-    /// into place; or none of it.
+    /// into place; or none of the files.
     /// - Throws: `PNGError` naming the target that could not be replaced (or
-    ///   "standard output"): the targets are then as they were before.
+    ///   "standard output"): the targets are then as they were before. What
+    ///   went to standard output before a failed rename cannot be taken back.
     public func commit() throws(PNGError) {
         // A folder where a file should go is the common failure: report it before writing anything.
         for entry in entries {

@@ -23,14 +23,20 @@ func checkOutputPath(_ path: String, option: String, command: String) throws(Usa
 /// the files the call reads. Standard output (`-`) is checked by the caller.
 /// - Parameters:
 ///   - outputs: each output path with the option that named it (e.g. "-o", "--meta").
-///   - inputs: the files the call reads (a marker file, pictures, icons, data);
-///     `-` (standard input) is skipped.
-func refuseClashingOutputs(_ outputs: [(path: String, option: String)], inputs: [String], command: String) throws(UsageError) {
+///   - inputs: the files the call reads (a marker or SVG file, data, a
+///     style, input images); `-` (standard input) is skipped.
+///   - drawn: the pictures and icons a marker draws, named as such.
+func refuseClashingOutputs(_ outputs: [(path: String, option: String)], inputs: [String], drawn: [String] = [],
+                           command: String) throws(UsageError) {
     let files = outputs.filter { $0.path != "-" }
     let inputs = inputs.filter { $0 != "-" }
     for (index, output) in files.enumerated() {
         if inputs.contains(where: { sameFile(output.path, $0) }) {
             throw UsageError(message: "\(command): \(output.option) '\(output.path)' is the input file; write the output elsewhere")
+        }
+        if drawn.contains(where: { sameFile(output.path, $0) }) {
+            throw UsageError(message: "\(command): \(output.option) '\(output.path)' is a picture or icon the marker draws; "
+                             + "write the output elsewhere")
         }
         if let earlier = files[..<index].first(where: { sameFile($0.path, output.path) }) {
             throw UsageError(message: "\(command): '\(output.path)' would be written twice "

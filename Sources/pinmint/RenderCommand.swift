@@ -134,7 +134,7 @@ func runRender(_ rawArguments: [String]) throws {
     }
     // Every picture and icon the marker draws is an input too, whether a flag, the
     // description's options or its parts name it: never written over.
-    try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 } + pictures,
+    try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 }, drawn: pictures,
                               command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
 }

@@ -147,8 +147,8 @@ struct MarkerCommandTests {
         (["marker.json", "-o", "marker.json"], "-o 'marker.json' is the input file"),
         (["marker.json", "-o", "out.png", "--meta", "marker.json"], "--meta 'marker.json' is the input file"),
         (["price-tag", "-o", "-", "--meta", "-"], "-o - and --meta - cannot both go to standard output"),
-        (["callout", "--picture", "pic.png", "-o", "pic.png"], "-o 'pic.png' is the input file"),
-        (["callout", "--picture", "pic.png", "-o", "out.png", "--scale", "1,2", "--meta", "./pic.png"], "--meta './pic.png' is the input file"),
+        (["callout", "--picture", "pic.png", "-o", "pic.png"], "-o 'pic.png' is a picture or icon the marker draws"),
+        (["callout", "--picture", "pic.png", "-o", "out.png", "--scale", "1,2", "--meta", "./pic.png"], "--meta './pic.png' is a picture or icon the marker draws"),
     ])
     func outputsThatWouldOverwriteEachOtherAreRefused(arguments: [String], message: String) throws {
         let folder = try temporaryFolder()
@@ -206,7 +206,8 @@ struct MarkerCommandTests {
         let outputs = option == "-o" ? ["-o", target] : ["-o", folder.path + "/out.png", "--meta", target]
         let result = try runPinmint(["render", sub.appendingPathComponent("m.json").path] + outputs)
         #expect(result.status == 2, "\(description)")
-        #expect(result.standardError == "pinmint: render: \(option) '\(target)' is the input file; write the output elsewhere\n",
+        #expect(result.standardError == "pinmint: render: \(option) '\(target)' is a picture or icon the marker draws; "
+                + "write the output elsewhere\n",
                 "\(result.standardError)")
         #expect(try Data(contentsOf: folder.appendingPathComponent("pic.png")) == Data(contentsOf: picture))
         #expect(try Data(contentsOf: folder.appendingPathComponent("icon.svg")) == Data(contentsOf: icon))
