@@ -28,19 +28,18 @@ extension MarkerDescription {
     }
 }
 
-/// Walks a part tree with the decoder's ranges (`PartDecoder`). Allocates
-/// nothing while every value is in range (it runs before every render): the
-/// part's path is kept as child indexes and only spelt out in an error.
+/// Walks a part tree with the decoder's ranges (`MarkerLimits`). It runs
+/// before every render, so the part's path is kept as child indexes (one
+/// small array) and only spelt out in an error.
 private struct PartChecker {
     let input: String
     var partCount = 0
     /// The child indexes from the body down to the part being checked.
     var indexes: [Int] = []
-    let lengths = 0...MarkerLimits.maximumLength
+    let lengths = MarkerLimits.lengthRange
 
     init(input: String) {
         self.input = input
-        indexes.reserveCapacity(MarkerLimits.maximumPartDepth)
     }
 
     /// `marker.children[0].children[2]`, then `.name` when given.
@@ -95,13 +94,15 @@ private struct PartChecker {
             if let shape = box.shape { try check(shape) }
             if let fill = box.fill { try check(fill) }
             if let stroke = box.stroke {
-                try number(stroke.width, 0...256, "stroke.width")
-                guard stroke.dashes.count <= 32 else { throw fail("stroke.dash", "more than 32 dash lengths") }
+                try number(stroke.width, MarkerLimits.strokeWidthRange, "stroke.width")
+                guard stroke.dashes.count <= MarkerLimits.maximumDashCount else {
+                    throw fail("stroke.dash", "more than \(MarkerLimits.maximumDashCount) dash lengths")
+                }
                 for index in stroke.dashes.indices { try number(stroke.dashes[index], lengths, "stroke.dash[\(index)]") }
             }
             if let shadow = box.shadow {
-                try number(shadow.blurRadius, 0...256, "shadow.radius")
-                try point(shadow.offset, -1e4...1e4, "shadow.offset")
+                try number(shadow.blurRadius, MarkerLimits.shadowRadiusRange, "shadow.radius")
+                try point(shadow.offset, MarkerLimits.offsetRange, "shadow.offset")
             }
             for index in box.children.indices {
                 indexes.append(index)
@@ -113,16 +114,18 @@ private struct PartChecker {
             guard length <= MarkerLimits.maximumTextLength else {
                 throw fail("text", "is \(length) characters long; at most \(MarkerLimits.maximumTextLength) are allowed")
             }
-            try number(text.fontSize, 1...512, "fontSize")
-            try number(Double(text.weight.value), 100...900, "weight")
-            try number(Double(text.maxLines), 1...100, "maxLines")
-            try number(text.letterSpacing, -100...100, "letterSpacing")
-            try number(text.lineHeight, 1...MarkerLimits.maximumLength, "lineHeight")
-            if let halo = text.halo { try number(halo.width, 0...64, "halo.width") }
+            try number(text.fontSize, MarkerLimits.fontSizeRange, "fontSize")
+            try number(Double(text.weight.value), MarkerLimits.fontWeightRange, "weight")
+            try number(Double(text.maxLines), Double(MarkerLimits.maxLinesRange.lowerBound)...Double(MarkerLimits.maxLinesRange.upperBound), "maxLines")
+            try number(text.letterSpacing, MarkerLimits.letterSpacingRange, "letterSpacing")
+            try number(text.lineHeight, MarkerLimits.lineHeightRange, "lineHeight")
+            if let halo = text.halo { try number(halo.width, MarkerLimits.haloWidthRange, "halo.width") }
         case .picture(let picture):
             try number(picture.cornerRadius, lengths, "cornerRadius")
         case .icon(let icon):
-            if case .path(let iconPath, let viewBox) = icon.source { try check(iconPath, viewBox: viewBox, "path") }
+            if case .path(let iconPath, let viewBox) = icon.source {
+                try check(iconPath, viewBox: viewBox, "path", viewBoxName: "viewBox")
+            }
         case .spacer:
             break
         }
@@ -138,7 +141,7 @@ private struct PartChecker {
             try number(radii.bottomRight, lengths, "shape.radius[2]")
             try number(radii.bottomLeft, lengths, "shape.radius[3]")
         case .path(let shapePath, let viewBox):
-            try check(shapePath, viewBox: viewBox, "shape.data")
+            try check(shapePath, viewBox: viewBox, "shape.data", viewBoxName: "shape.viewBox")
         case .bubble(let radius, let arrow):
             try number(radius, lengths, "shape.radius")
             if let arrow {
@@ -156,27 +159,30 @@ private struct PartChecker {
         case .color, .picture:
             break
         case .linear(let angle, let stops):
-            try number(angle, -3600...3600, "fill.angle")
+            try number(angle, MarkerLimits.gradientAngleRange, "fill.angle")
             try check(stops)
         case .radial(let center, let radius, let stops):
-            try point(center, -1e4...1e4, "fill.center")
-            try number(radius, 0...100, "fill.radius")
+            try point(center, MarkerLimits.offsetRange, "fill.center")
+            try number(radius, MarkerLimits.gradientRadiusRange, "fill.radius")
             try check(stops)
         }
     }
 
     func check(_ stops: [GradientStop]) throws(MarkerError) {
-        guard (1...64).contains(stops.count) else { throw fail("fill.stops", "\(stops.count) stops; 1 to 64 are allowed") }
+        guard (1...MarkerLimits.maximumStopCount).contains(stops.count) else {
+            throw fail("fill.stops", "\(stops.count) stops; 1 to \(MarkerLimits.maximumStopCount) are allowed")
+        }
         for index in stops.indices { try number(stops[index].offset, 0...1, "fill.stops[\(index)].offset") }
     }
 
     /// A path scaled from `viewBox` to the part: finite, with a finite viewBox of positive size.
-    func check(_ shapePath: Path, viewBox: Rect, _ name: String) throws(MarkerError) {
+    /// `viewBoxName` is where the viewBox sits in the JSON format (`shape.viewBox` for a shape, `viewBox` for an icon).
+    func check(_ shapePath: Path, viewBox: Rect, _ name: String, viewBoxName: String) throws(MarkerError) {
         guard shapePath.isFinite else { throw fail(name, "the path has a NaN or infinite coordinate") }
         guard viewBox.origin.isFinite, viewBox.width.isFinite, viewBox.height.isFinite,
               viewBox.width > 0, viewBox.height > 0 else {
-            throw fail("viewBox", "needs finite numbers and a positive width and height, found "
-                       + "\(viewBox.minX) \(viewBox.minY) \(viewBox.width) \(viewBox.height)")
+            let found = [viewBox.minX, viewBox.minY, viewBox.width, viewBox.height].map(JSONValue.format).joined(separator: " ")
+            throw fail(viewBoxName, "needs finite numbers and a positive width and height, found \(found)")
         }
     }
 }

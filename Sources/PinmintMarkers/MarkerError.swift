@@ -39,4 +39,36 @@ public enum MarkerLimits {
     public static let maximumVariantCount = 16
     /// Options one style may declare.
     public static let maximumOptionCount = 64
+
+    // The ranges of the format's numbers, one place for the decoder and for
+    // `MarkerDescription.validate()` (descriptions built in Swift).
+
+    /// Widths, heights, padding, gaps, radii, dash lengths: points.
+    public static let lengthRange = 0.0...maximumLength
+    /// A stroke's width, points.
+    public static let strokeWidthRange = 0.0...256
+    /// A shadow's blur radius, points.
+    public static let shadowRadiusRange = 0.0...256
+    /// Each coordinate of a shadow's offset and a radial gradient's centre.
+    public static let offsetRange = -1e4...1e4
+    /// A text's font size, points.
+    public static let fontSizeRange = 1.0...512
+    /// A numeric font weight.
+    public static let fontWeightRange = 100.0...900
+    /// A text's lines at most.
+    public static let maxLinesRange = 1...100
+    /// A text's letter spacing, points.
+    public static let letterSpacingRange = -100.0...100
+    /// A text's line height, points.
+    public static let lineHeightRange = 1.0...maximumLength
+    /// A text halo's width, points.
+    public static let haloWidthRange = 0.0...64
+    /// A linear gradient's angle, degrees.
+    public static let gradientAngleRange = -3600.0...3600
+    /// A radial gradient's radius, as a fraction of the box.
+    public static let gradientRadiusRange = 0.0...100
+    /// Dash lengths in one stroke's pattern.
+    public static let maximumDashCount = 32
+    /// Colour stops in one gradient.
+    public static let maximumStopCount = 64
 }

@@ -220,12 +220,12 @@ struct PartDecoder {
             guard let value = reader.value("color") else { throw reader.error("color", "missing") }
             fill = .color(try color(value, path: reader.place("color")))
         case "linear":
-            let angle = try reader.number("angle", range: -3600...3600) ?? 90
+            let angle = try reader.number("angle", range: MarkerLimits.gradientAngleRange) ?? 90
             fill = .linear(angle: angle, stops: try stops(&reader))
         case "radial":
             var center = Point(0.5, 0.5)
             if let value = reader.value("center") { center = try point(value, path: reader.place("center")) }
-            let radius = try reader.number("radius", range: 0...100) ?? 0.5
+            let radius = try reader.number("radius", range: MarkerLimits.gradientRadiusRange) ?? 0.5
             fill = .radial(center: center, radius: radius, stops: try stops(&reader))
         case "picture":
             guard let file = try reader.string("file") else { throw reader.error("file", "missing (a PNG file)") }
@@ -238,7 +238,7 @@ struct PartDecoder {
     }
 
     private func stops(_ reader: inout ObjectReader) throws(MarkerError) -> [GradientStop] {
-        guard let items = try reader.array("stops", maximumCount: 64), items.count >= 1 else {
+        guard let items = try reader.array("stops", maximumCount: MarkerLimits.maximumStopCount), items.count >= 1 else {
             throw reader.error("stops", "missing: a gradient needs at least one colour stop")
         }
         var stops: [GradientStop] = []
@@ -263,8 +263,8 @@ struct PartDecoder {
         guard case .array(let items) = value, items.count == 2 else {
             throw MarkerError(input: input, path: path, problem: "expected [x, y]")
         }
-        return Point(try JSONValue.number(items[0], at: "\(path)[0]", input: input, range: -1e4...1e4),
-                     try JSONValue.number(items[1], at: "\(path)[1]", input: input, range: -1e4...1e4))
+        return Point(try JSONValue.number(items[0], at: "\(path)[0]", input: input, range: MarkerLimits.offsetRange),
+                     try JSONValue.number(items[1], at: "\(path)[1]", input: input, range: MarkerLimits.offsetRange))
     }
 
     private func stroke(_ value: JSONValue, path: String) throws(MarkerError) -> StrokeSpec {
@@ -272,8 +272,8 @@ struct PartDecoder {
         var reader = try ObjectReader(value, path: path, input: input)
         guard let colorValue = reader.value("color") else { throw reader.error("color", "missing") }
         var stroke = StrokeSpec(color: try color(colorValue, path: reader.place("color")))
-        stroke.width = try reader.number("width", range: 0...256) ?? 1
-        if let dashes = try reader.array("dash", maximumCount: 32) {
+        stroke.width = try reader.number("width", range: MarkerLimits.strokeWidthRange) ?? 1
+        if let dashes = try reader.array("dash", maximumCount: MarkerLimits.maximumDashCount) {
             for (index, dash) in dashes.enumerated() {
                 stroke.dashes.append(try JSONValue.number(dash, at: reader.place("dash[\(index)]"), input: input, range: 0...MarkerLimits.maximumLength))
             }
@@ -288,7 +288,7 @@ struct PartDecoder {
         var shadow = Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.33), offset: .zero, blurRadius: 3)
         if let colorValue = reader.value("color") { shadow.color = try color(colorValue, path: reader.place("color")) }
         if let offset = reader.value("offset") { shadow.offset = try point(offset, path: reader.place("offset")) }
-        shadow.blurRadius = try reader.number("radius", range: 0...256) ?? 3
+        shadow.blurRadius = try reader.number("radius", range: MarkerLimits.shadowRadiusRange) ?? 3
         try reader.finish()
         return shadow
     }
@@ -302,13 +302,13 @@ struct PartDecoder {
                                + "\(MarkerLimits.maximumTextLength) are allowed")
         }
         var text = TextPart(text: string)
-        text.fontSize = try reader.number("fontSize", range: 1...512) ?? 12
+        text.fontSize = try reader.number("fontSize", range: MarkerLimits.fontSizeRange) ?? 12
         if let weight = reader.value("weight") {
             switch weight {
             case .string("regular"), .string("normal"): text.weight = .regular
             case .string("bold"): text.weight = .bold
             default:
-                text.weight = .numeric(Int(try JSONValue.number(weight, at: reader.place("weight"), input: input, range: 100...900)))
+                text.weight = .numeric(Int(try JSONValue.number(weight, at: reader.place("weight"), input: input, range: MarkerLimits.fontWeightRange)))
             }
         }
         if let font = reader.value("font") {
@@ -328,14 +328,14 @@ struct PartDecoder {
             text.color = try color(colorValue, path: reader.place("color"))
         }
         text.alignment = try reader.choice("align", TextAlignment.self) ?? .left
-        text.maxLines = try reader.integer("maxLines", range: 1...100) ?? 1
-        text.letterSpacing = try reader.number("letterSpacing", range: -100...100) ?? 0
-        text.lineHeight = try reader.number("lineHeight", range: 1...MarkerLimits.maximumLength)
+        text.maxLines = try reader.integer("maxLines", range: MarkerLimits.maxLinesRange) ?? 1
+        text.letterSpacing = try reader.number("letterSpacing", range: MarkerLimits.letterSpacingRange) ?? 0
+        text.lineHeight = try reader.number("lineHeight", range: MarkerLimits.lineHeightRange)
         if let haloValue = reader.value("halo") {
             var halo = try ObjectReader(haloValue, path: reader.place("halo"), input: input)
             var result = TextHalo()
             if let colorValue = halo.value("color") { result.color = try color(colorValue, path: halo.place("color")) }
-            result.width = try halo.number("width", range: 0...64) ?? 1
+            result.width = try halo.number("width", range: MarkerLimits.haloWidthRange) ?? 1
             try halo.finish()
             text.halo = result
         }
