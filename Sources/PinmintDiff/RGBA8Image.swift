@@ -20,7 +20,7 @@ public struct RGBA8Image: Sendable, Equatable {
     /// precondition: anything else traps (see the throwing
     /// `init(width:height:checkingPixels:)` for untrusted sizes).
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(RGBA8Image.byteCount(width: width, height: height) == pixels.count,
+        precondition(Image.valueCount(width: width, height: height) == pixels.count,
                      "byte count \(pixels.count) does not match size \(width)x\(height)")
         self.width = width
         self.height = height
@@ -31,19 +31,11 @@ public struct RGBA8Image: Sendable, Equatable {
     /// instead of trapping when a side is negative or `pixels.count` is not
     /// width × height × 4 (sizes whose product overflows included).
     public init(width: Int, height: Int, checkingPixels pixels: [UInt8]) throws(DiffError) {
-        guard RGBA8Image.byteCount(width: width, height: height) == pixels.count else {
+        guard Image.valueCount(width: width, height: height) == pixels.count else {
             throw .invalidOption("image of \(width)x\(height) pixels: \(pixels.count) bytes given, "
                                  + "width × height × 4 (and no negative side) needed")
         }
         self.init(width: width, height: height, pixels: pixels)
-    }
-
-    /// width × height × 4, or nil when a side is negative or the product overflows.
-    static func byteCount(width: Int, height: Int) -> Int? {
-        guard width >= 0, height >= 0 else { return nil }
-        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
-        let (count, countOverflows) = area.multipliedReportingOverflow(by: 4)
-        return areaOverflows || countOverflows ? nil : count
     }
 
     /// What a canvas holds, un-premultiplied and rounded to 8 bits as a PNG would store it.

@@ -28,7 +28,7 @@ public final class FileSet {
     /// Bytes staged for `-`, written to standard output by `commit` before the renames.
     private var standardOutput: [[UInt8]] = []
     private let folderProblem: String
-    private static let counter = TemporaryCounter()
+    private static let counter = AtomicCounter()
 
     /// - Parameter folderProblem: what is said of a target that is a folder
     ///   (default "is a directory"; the sprite says "is a folder; the sprite
@@ -172,13 +172,16 @@ public final class FileSet {
     }
 }
 
-/// Numbers for temporary names, shared by every thread.
-private final class TemporaryCounter: @unchecked Sendable {
+/// A counter shared by threads: numbers for temporary names here, the next
+/// task for worker threads in the sprites module.
+public final class AtomicCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
+    public init() {}
+
     /// The value before the increment.
-    func increment() -> Int {
+    public func increment() -> Int {
         lock.lock(); defer { lock.unlock() }
         value += 1
         return value - 1

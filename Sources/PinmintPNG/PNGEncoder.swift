@@ -132,19 +132,16 @@ public enum PNGEncoder {
     public static func encode(straightRGBA8 bytes: [UInt8], width: Int, height: Int,
                               pixelRatio: Double = 1, mode: Mode = .default) throws(PNGError) -> [UInt8] {
         try encode(straightRGBA8: bytes, width: width, height: height, pixelRatio: pixelRatio,
-                   trying: trials(for: mode, pixelCount: width.multipliedReportingOverflow(by: height).overflow
-                                  ? Int.max : width * height))
+                   trying: trials(for: mode, pixelCount: Image.valueCount(width: width, height: height).map { $0 / 4 } ?? Int.max))
     }
 
     /// Encodes with explicit settings; with several, keeps the smallest
     /// result (the first one on a tie, so output stays deterministic).
     public static func encode(straightRGBA8 bytes: [UInt8], width: Int, height: Int, pixelRatio: Double = 1,
                               trying settings: [Settings]) throws(PNGError) -> [UInt8] {
-        // Multiplied with overflow reported: 2³¹ × 2³¹ × 4 does not fit in an Int.
-        let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: height)
-        let (byteCount, bytesOverflow) = pixels.multipliedReportingOverflow(by: 4)
+        // Overflow-safe (2³¹ × 2³¹ × 4 does not fit in an Int).
         guard width > 0, height > 0, width <= Int(UInt32.max >> 1), height <= Int(UInt32.max >> 1),
-              !pixelsOverflow, !bytesOverflow, bytes.count == byteCount else {
+              Image.valueCount(width: width, height: height) == bytes.count else {
             throw PNGError(file: "memory", problem: "pixel buffer of \(bytes.count) bytes does not match \(width)x\(height)")
         }
         guard !settings.isEmpty else { throw PNGError(file: "memory", problem: "no encoder settings given") }

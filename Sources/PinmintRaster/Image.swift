@@ -36,8 +36,10 @@ public struct Image: Sendable {
         self.init(width: width, height: height, straightRGBA8: bytes)
     }
 
-    /// width × height × 4, or nil when a side is negative or the product overflows.
-    static func valueCount(width: Int, height: Int) -> Int? {
+    /// width × height × 4 (the values of an image, or the bytes of an RGBA8
+    /// one), or nil when a side is negative or the product overflows an Int:
+    /// the one size check every pixel buffer of the package uses.
+    public static func valueCount(width: Int, height: Int) -> Int? {
         guard width >= 0, height >= 0 else { return nil }
         let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
         let (count, countOverflows) = area.multipliedReportingOverflow(by: 4)

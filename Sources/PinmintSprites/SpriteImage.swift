@@ -1,3 +1,5 @@
+import PinmintRaster
+
 /// One image of a sprite sheet before packing: straight-alpha RGBA8 pixels
 /// and what the sprite index says about it beside its place in the sheet.
 public struct SpriteImage: Sendable {
@@ -19,8 +21,7 @@ public struct SpriteImage: Sendable {
     public init(id: String, width: Int, height: Int, pixels: [UInt8], pixelRatio: Double,
                 metadata: SpriteMetadata = SpriteMetadata(), source: String = "") {
         // Overflow-safe: `width * height * 4` would trap on its own before the message could say why.
-        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
-        precondition(width >= 0 && height >= 0 && !areaOverflows && area.multipliedReportingOverflow(by: 4) == (pixels.count, false),
+        precondition(Image.valueCount(width: width, height: height) == pixels.count,
                      "pixel count \(pixels.count) does not match size \(width)x\(height)")
         self.id = id
         self.width = width

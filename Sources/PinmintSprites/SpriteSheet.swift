@@ -1,5 +1,6 @@
 import Foundation
 import PinmintPNG
+import PinmintRaster
 
 /// A packed sprite sheet at one pixel ratio: the PNG's pixels and the index
 /// MapLibre / Mapbox GL read beside it (`NAME.png` + `NAME.json`, or
@@ -46,10 +47,7 @@ public struct SpriteSheet: Sendable {
         var seen: [String: Int] = [:]
         for (index, image) in images.enumerated() {
             // Checked first: the copy into the sheet below trusts width × height × 4.
-            guard image.width >= 0, image.height >= 0,
-                  image.width.multipliedReportingOverflow(by: image.height).partialValue
-                      .multipliedReportingOverflow(by: 4) == (image.pixels.count, false),
-                  !image.width.multipliedReportingOverflow(by: image.height).overflow else {
+            guard Image.valueCount(width: image.width, height: image.height) == image.pixels.count else {
                 throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
                                   problem: "'\(image.id)' has \(image.pixels.count) bytes of pixels for \(image.width)x\(image.height) "
                                   + "(width × height × 4 needed)")

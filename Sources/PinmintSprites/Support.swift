@@ -84,18 +84,6 @@ struct FileIdentity: Hashable {
     }
 }
 
-/// A counter shared by worker threads.
-final class AtomicCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    /// The value before the increment.
-    func increment() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value - 1
-    }
-}
-
 /// One result slot per task, filled by worker threads.
 final class ResultSlots<Value>: @unchecked Sendable {
     private let lock = NSLock()
