@@ -46,20 +46,12 @@ import Testing
         let good = folder.appendingPathComponent("a.png").path
         try FileManager.default.copyItem(atPath: png.path, toPath: good)
         // $2 is a copy of a.png named b\xFF.png, $3 a folder g\xFF; the shell makes the bytes Swift's strings cannot.
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = Pipe()
-        process.currentDirectoryURL = folder
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", """
+        let result = try runPinmintInShell("""
             set -- "$1" "$(printf 'b\\377.png')" "$(printf 'g\\377')"
             cp "$1" "$2" && mkdir "$3" && cp "$1" "$3/a.png" && exec "$0" \(call)
-            """, pinmintBinary.path, good]
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == status, "\(message)")
+            """, arguments: [good], in: folder)
+        let message = result.standardError
+        #expect(result.status == status, "\(message)")
         let name = call.contains("$3") ? "g\\xFF" : call.contains("$2.copy") ? "b\\xFF.png.copy.png" : "b\\xFF.png"
         #expect(message == "pinmint: \(name): the argument is not valid UTF-8 (byte 2 is 0xFF); pinmint \(command) reads names and "
                 + "text as UTF-8: rename the file or fix the text\n")
@@ -184,17 +176,8 @@ import Testing
         try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/markers/pictures/storefront.png"),
                                          to: folder.appendingPathComponent("shop.png"))
         try Data(#"{"preset": "pin", "options": {"picture": "shop.png"}}"#.utf8).write(to: folder.appendingPathComponent("m.json"))
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = Pipe()
-        process.currentDirectoryURL = folder
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "cat m.json | exec \"$0\" render /dev/stdin -o piped.png", pinmintBinary.path]
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
+        let piped = try runPinmintInShell("cat m.json | exec \"$0\" render /dev/stdin -o piped.png", in: folder)
+        #expect(piped.status == 0, "\(piped.standardError)")
         let direct = folder.appendingPathComponent("direct.png").path
         #expect(try runPinmint(["render", folder.appendingPathComponent("m.json").path, "-o", direct]).status == 0)
         #expect(FileManager.default.contents(atPath: folder.appendingPathComponent("piped.png").path)

@@ -18,18 +18,9 @@ struct PNGCommandTests {
     /// A PNG read from a pipe (`png info <(generate)`, `/dev/stdin` fed by
     /// `cat`) is read as a stream; it said "permission denied or unreadable".
     @Test func infoReadsAPipe() throws {
-        let process = Process()
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "cat \"$1\" | exec \"$0\" png info /dev/stdin --json", pinmintBinary.path, reference]
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
-        let info = try JSONSerialization.jsonObject(with: printed) as? [String: Any]
+        let result = try runPinmintInShell("cat \"$1\" | exec \"$0\" png info /dev/stdin --json", arguments: [reference])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any]
         #expect(info?["width"] as? Int == 60 && info?["height"] as? Int == 80)
     }
 

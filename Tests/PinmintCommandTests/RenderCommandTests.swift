@@ -53,6 +53,24 @@ func runPinmint(_ arguments: [String], standardOutput: StandardOutput = .pipe) t
                          standardError: String(decoding: errorData, as: UTF8.self))
 }
 
+/// Runs `script` with /bin/sh in `folder`, `$0` being the pinmint binary and
+/// `$1`... `arguments`: for pipes and file names Swift's strings cannot make.
+func runPinmintInShell(_ script: String, arguments: [String] = [], in folder: URL? = nil) throws -> CommandResult {
+    let process = Process()
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    if let folder { process.currentDirectoryURL = folder }
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, pinmintBinary.path] + arguments
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, standardOutput: outputData,
+                         standardError: String(decoding: errorData, as: UTF8.self))
+}
+
 func temporaryFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
