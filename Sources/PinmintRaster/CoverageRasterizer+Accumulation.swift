@@ -10,6 +10,7 @@ extension CoverageRasterizer {
     /// row's height, so the prefix sum carries it to the right.
     /// With `ownership`, the pixels the segment passes through are claimed
     /// for its chain (flagging rows where chains meet).
+    @inline(__always)
     static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                            touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                            originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {

@@ -263,7 +263,6 @@ struct CoverageRasterizer {
         // Cells of the rows spanned, and the rows each edge crosses (an edge
         // in a row costs about what eight cells do). The rows are counted
         // only when every edge crossing every row could pass the limit.
-        let edgeCount = edges.count
         lastWork = estimatedWork(rows: lastRow - firstRow, stride: stride)
         guard lastWork <= workLimit else { return }
 
@@ -298,20 +297,9 @@ struct CoverageRasterizer {
                 do {
                     flags.update(repeating: false, count: bandBottom - bandTop)
                     let ownership = Ownership(owners: owners, flags: flags)
-                    for index in 0..<edgeCount {
-                        let edge = edges[index]
-                        guard edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
-                        if edge.path == 0 {
-                            CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
-                                                          wordsPerRow: wordsPerRow, originX: Float(originX),
-                                                          bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
-                        } else {
-                            // Clip edges add no area; they only claim their pixels.
-                            CoverageRasterizer.claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                                                     originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
-                                                     ownership: ownership)
-                        }
-                    }
+                    CoverageRasterizer.accumulateBand(edges, into: cells, touched: touched, stride: stride,
+                                                      wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
                     exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                                originX: Float(originX), width: stride - 1, bandTop: bandTop,
                                                bandBottom: bandBottom, ownership: ownership)
@@ -360,6 +348,29 @@ struct CoverageRasterizer {
                 bandTop = bandBottom
             }
         }}}}
+    }
+
+    /// Accumulates the shape's edges that reach into rows `bandTop ..< bandBottom`
+    /// and claims the pixels of the clips' edges there. A function of its
+    /// own, not inlined: inside `rasterize`, with its many live values, the
+    /// loop's invariants (the band, the buffers, the edge index) were kept
+    /// on the stack and reloaded for every edge; here they stay in registers.
+    @inline(never)
+    private static func accumulateBand(_ edges: UnsafeBufferPointer<Edge>, into cells: UnsafeMutablePointer<Float>,
+                                       touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership) {
+        let top = Float(bandTop), bottom = Float(bandBottom)
+        for edge in edges {
+            guard edge.yBottom > top && edge.yTop < bottom else { continue }
+            if edge.path == 0 {
+                accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+            } else {
+                // Clip edges add no area; they only claim their pixels.
+                claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow, originX: originX,
+                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+            }
+        }
     }
 
     /// `lastWork` before the exact pass: the cells of the rows spanned and
