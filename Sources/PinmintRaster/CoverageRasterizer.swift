@@ -696,14 +696,20 @@ struct CoverageRasterizer {
                 let start = subpath.start, end = subpath.start + subpath.count
                 chain &+= 1
                 var previousDown: Bool? = nil
+                // Each vertex is tested against the bounds once, as the end of
+                // one segment, and the answer kept for the next segment's start.
+                var from = points[start]
+                var fromInside = CoverageRasterizer.isInside(from, clip)
                 for index in start..<end {
-                    let from = points[index]
                     let to = index + 1 < end ? points[index + 1] : points[start]
+                    let toInside = CoverageRasterizer.isInside(to, clip)
+                    defer { from = to; fromInside = toInside }
                     if from.y != to.y {
                         let down = to.y > from.y
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
-                        CoverageRasterizer.addClipped(from, to, clip, chain: chain, path: path, into: &cursor)
+                        CoverageRasterizer.addClipped(from, to, clip, bothInside: fromInside && toInside,
+                                                      chain: chain, path: path, into: &cursor)
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
                                 && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
@@ -718,16 +724,23 @@ struct CoverageRasterizer {
         }
     }
 
-    /// Writes the edges of one segment at `cursor` (and advances it).
+    /// Whether `point` lies inside the bounds `clip`, sides included.
+    /// Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
+    @inline(__always)
+    private static func isInside(_ point: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Bool {
+        point.x >= clip.x0 && point.x <= clip.x1 && point.y >= clip.y0 && point.y <= clip.y1
+    }
+
+    /// Writes the edges of one segment at `cursor` (and advances it);
+    /// `bothInside` tells that both ends lie inside `clip` (`isInside`).
     @inline(__always)
     private static func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                   chain: Int32, path: Int32, into cursor: inout UnsafeMutablePointer<Edge>) {
+                                   bothInside: Bool, chain: Int32, path: Int32,
+                                   into cursor: inout UnsafeMutablePointer<Edge>) {
         // Compare in Float: segments thinner than Float can tell apart carry no area.
         guard Float(from.y) != Float(to.y) else { return }
         // Most segments lie inside the bounds: no clipping to do.
-        // Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
-        if from.x >= clip.x0 && to.x >= clip.x0 && from.x <= clip.x1 && to.x <= clip.x1
-            && from.y >= clip.y0 && to.y >= clip.y0 && from.y <= clip.y1 && to.y <= clip.y1 {
+        if bothInside {
             if from.y < to.y {
                 cursor.initialize(to: Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
                                            yBottom: Float(to.y), direction: 1, chain: chain, path: path))
