@@ -97,7 +97,14 @@ extension CoverageRasterizer {
             let rowBottom = smaller(Float(row + 1), edge.yBottom)
             let height = rowBottom - rowTop
             if height <= 0 { continue }
-            let xStart = rowTop == previousBottom ? previousEnd : edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            // A branch, not a select: every row after the first takes the
+            // shared boundary, and a select computed the formula in every row.
+            let xStart: Float
+            if _fastPath(rowTop == previousBottom) {
+                xStart = previousEnd
+            } else {
+                xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            }
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             previousBottom = rowBottom; previousEnd = xEnd
             accumulateRow(rowCells, touched: rowTouched, xStart: xStart, xEnd: xEnd,
