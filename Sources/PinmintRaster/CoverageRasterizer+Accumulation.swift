@@ -10,6 +10,7 @@ extension CoverageRasterizer {
     /// row's height, so the prefix sum carries it to the right.
     /// With `ownership`, the pixels the segment passes through are claimed
     /// for its chain (flagging rows where chains meet).
+    @inline(__always)
     static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                            touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                            originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {
@@ -29,8 +30,22 @@ extension CoverageRasterizer {
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                                        originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-        let firstRow = max(bandTop, CoverageRasterizer.floor(edge.yTop))
-        let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
+        let topRow = CoverageRasterizer.floor(edge.yTop), bottomRow = CoverageRasterizer.ceiling(edge.yBottom)
+        if bottomRow == topRow &+ 1 && edge.xTop != edge.xBottom && topRow >= bandTop && topRow < bandBottom {
+            // Within one row (most chords of a finely flattened curve): the
+            // general loop's values without its row bookkeeping. There the
+            // row's top is yTop, its bottom yBottom, and the start's offset
+            // (yTop - yTop) × dxdy is 0, so xStart is xTop - originX.
+            let height = edge.yBottom - edge.yTop
+            let bandRow = topRow &- bandTop
+            accumulateRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                          xStart: edge.xTop - originX, xEnd: edge.xTop + height * dxdy - originX,
+                          signedHeight: height * edge.direction, bandRow: bandRow, stride: stride,
+                          chain: edge.chain, ownership: ownership)
+            return
+        }
+        let firstRow = max(bandTop, topRow)
+        let lastRow = min(bandBottom, bottomRow)
         guard firstRow < lastRow else { return }
         var rowCells = cells + (firstRow - bandTop) &* stride
         var rowTouched = touched + (firstRow - bandTop) &* wordsPerRow
@@ -82,48 +97,67 @@ extension CoverageRasterizer {
             let rowBottom = smaller(Float(row + 1), edge.yBottom)
             let height = rowBottom - rowTop
             if height <= 0 { continue }
-            let xStart = rowTop == previousBottom ? previousEnd : edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            // A branch, not a select: every row after the first takes the
+            // shared boundary, and a select computed the formula in every row.
+            let xStart: Float
+            if _fastPath(rowTop == previousBottom) {
+                xStart = previousEnd
+            } else {
+                xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+            }
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             previousBottom = rowBottom; previousEnd = xEnd
-            let signedHeight = height * edge.direction
-            let x0 = larger(smaller(xStart, xEnd), 0), x1 = larger(larger(xStart, xEnd), 0)
-            // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
-            let x0Cell = Int(x0)
-            let x0Floor = Float(x0Cell)
-            var x1Cell = Int(x1)
-            if Float(x1Cell) < x1 { x1Cell &+= 1 }
-            if x1Cell <= x0Cell &+ 1 {
-                // Within one cell: the area right of the segment's midpoint.
-                let middle = 0.5 * (xStart + xEnd) - x0Floor
-                rowCells[x0Cell] += signedHeight * (1 - middle)
-                rowCells[x0Cell &+ 1] += signedHeight * middle
-                CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
-                ownership?.claim(bandRow: row &- bandTop, stride: stride, cell: x0Cell, chain: edge.chain)
+            accumulateRow(rowCells, touched: rowTouched, xStart: xStart, xEnd: xEnd,
+                          signedHeight: height * edge.direction, bandRow: row &- bandTop, stride: stride,
+                          chain: edge.chain, ownership: ownership)
+        }
+    }
+
+    /// Adds one row's part of a segment, from `xStart` (at the part's top)
+    /// to `xEnd` (at its bottom), both relative to the band's first column,
+    /// sweeping `signedHeight` of the row, to the row's cells `rowCells` and
+    /// marks them in `rowTouched`; with `ownership`, claims the pixels for `chain`.
+    @inline(__always)
+    private static func accumulateRow(_ rowCells: UnsafeMutablePointer<Float>,
+                                      touched rowTouched: UnsafeMutablePointer<UInt64>, xStart: Float, xEnd: Float, signedHeight: Float, bandRow: Int, stride: Int,
+                                      chain: Int32, ownership: Ownership?) {
+        let x0 = larger(smaller(xStart, xEnd), 0), x1 = larger(larger(xStart, xEnd), 0)
+        // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
+        let x0Cell = Int(x0)
+        let x0Floor = Float(x0Cell)
+        var x1Cell = Int(x1)
+        if Float(x1Cell) < x1 { x1Cell &+= 1 }
+        if x1Cell <= x0Cell &+ 1 {
+            // Within one cell: the area right of the segment's midpoint.
+            let middle = 0.5 * (xStart + xEnd) - x0Floor
+            rowCells[x0Cell] += signedHeight * (1 - middle)
+            rowCells[x0Cell &+ 1] += signedHeight * middle
+            CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
+            ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
+        } else {
+            // Across cells: a triangle in the first cell, trapezoids in
+            // between (each 1/width of the height), a triangle at the end.
+            let x1Ceil = Float(x1Cell)
+            let inverseWidth = 1 / (x1 - x0)
+            let x0Fraction = x0 - x0Floor
+            let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
+            let x1Fraction = x1 - x1Ceil + 1
+            let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
+            rowCells[x0Cell] += signedHeight * firstArea
+            if x1Cell == x0Cell + 2 {
+                rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
             } else {
-                // Across cells: a triangle in the first cell, trapezoids in
-                // between (each 1/width of the height), a triangle at the end.
-                let x1Ceil = Float(x1Cell)
-                let inverseWidth = 1 / (x1 - x0)
-                let x0Fraction = x0 - x0Floor
-                let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
-                let x1Fraction = x1 - x1Ceil + 1
-                let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
-                rowCells[x0Cell] += signedHeight * firstArea
-                if x1Cell == x0Cell + 2 {
-                    rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
-                } else {
-                    let secondArea = inverseWidth * (1.5 - x0Fraction)
-                    rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
-                    let step = signedHeight * inverseWidth
-                    var cell = x0Cell + 2
-                    while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
-                    let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
-                    rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
-                }
-                rowCells[x1Cell] += signedHeight * lastArea
-                CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
-                ownership?.claim(bandRow: row &- bandTop, stride: stride, first: x0Cell, last: x1Cell - 1, chain: edge.chain)
+                let secondArea = inverseWidth * (1.5 - x0Fraction)
+                rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
+                let step = signedHeight * inverseWidth
+                var cell = x0Cell + 2
+                while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
+                let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
+                rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
             }
+            rowCells[x1Cell] += signedHeight * lastArea
+            CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
+            ownership?.claim(bandRow: bandRow, stride: stride, first: x0Cell, last: x1Cell - 1, chain: chain)
         }
     }
 

@@ -263,7 +263,6 @@ struct CoverageRasterizer {
         // Cells of the rows spanned, and the rows each edge crosses (an edge
         // in a row costs about what eight cells do). The rows are counted
         // only when every edge crossing every row could pass the limit.
-        let edgeCount = edges.count
         lastWork = estimatedWork(rows: lastRow - firstRow, stride: stride)
         guard lastWork <= workLimit else { return }
 
@@ -298,20 +297,9 @@ struct CoverageRasterizer {
                 do {
                     flags.update(repeating: false, count: bandBottom - bandTop)
                     let ownership = Ownership(owners: owners, flags: flags)
-                    for index in 0..<edgeCount {
-                        let edge = edges[index]
-                        guard edge.yBottom > Float(bandTop) && edge.yTop < Float(bandBottom) else { continue }
-                        if edge.path == 0 {
-                            CoverageRasterizer.accumulate(edge, into: cells, touched: touched, stride: stride,
-                                                          wordsPerRow: wordsPerRow, originX: Float(originX),
-                                                          bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
-                        } else {
-                            // Clip edges add no area; they only claim their pixels.
-                            CoverageRasterizer.claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                                                     originX: Float(originX), bandTop: bandTop, bandBottom: bandBottom,
-                                                     ownership: ownership)
-                        }
-                    }
+                    CoverageRasterizer.accumulateBand(edges, into: cells, touched: touched, stride: stride,
+                                                      wordsPerRow: wordsPerRow, originX: Float(originX),
+                                                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
                     exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                                originX: Float(originX), width: stride - 1, bandTop: bandTop,
                                                bandBottom: bandBottom, ownership: ownership)
@@ -360,6 +348,29 @@ struct CoverageRasterizer {
                 bandTop = bandBottom
             }
         }}}}
+    }
+
+    /// Accumulates the shape's edges that reach into rows `bandTop ..< bandBottom`
+    /// and claims the pixels of the clips' edges there. A function of its
+    /// own, not inlined: inside `rasterize`, with its many live values, the
+    /// loop's invariants (the band, the buffers, the edge index) were kept
+    /// on the stack and reloaded for every edge; here they stay in registers.
+    @inline(never)
+    private static func accumulateBand(_ edges: UnsafeBufferPointer<Edge>, into cells: UnsafeMutablePointer<Float>,
+                                       touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership) {
+        let top = Float(bandTop), bottom = Float(bandBottom)
+        for edge in edges {
+            guard edge.yBottom > top && edge.yTop < bottom else { continue }
+            if edge.path == 0 {
+                accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+            } else {
+                // Clip edges add no area; they only claim their pixels.
+                claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow, originX: originX,
+                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+            }
+        }
     }
 
     /// `lastWork` before the exact pass: the cells of the rows spanned and
@@ -685,14 +696,20 @@ struct CoverageRasterizer {
                 let start = subpath.start, end = subpath.start + subpath.count
                 chain &+= 1
                 var previousDown: Bool? = nil
+                // Each vertex is tested against the bounds once, as the end of
+                // one segment, and the answer kept for the next segment's start.
+                var from = points[start]
+                var fromInside = CoverageRasterizer.isInside(from, clip)
                 for index in start..<end {
-                    let from = points[index]
                     let to = index + 1 < end ? points[index + 1] : points[start]
+                    let toInside = CoverageRasterizer.isInside(to, clip)
+                    defer { from = to; fromInside = toInside }
                     if from.y != to.y {
                         let down = to.y > from.y
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
-                        CoverageRasterizer.addClipped(from, to, clip, chain: chain, path: path, into: &cursor)
+                        CoverageRasterizer.addClipped(from, to, clip, bothInside: fromInside && toInside,
+                                                      chain: chain, path: path, into: &cursor)
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
                                 && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
@@ -707,16 +724,23 @@ struct CoverageRasterizer {
         }
     }
 
-    /// Writes the edges of one segment at `cursor` (and advances it).
+    /// Whether `point` lies inside the bounds `clip`, sides included.
+    /// Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
+    @inline(__always)
+    private static func isInside(_ point: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Bool {
+        point.x >= clip.x0 && point.x <= clip.x1 && point.y >= clip.y0 && point.y <= clip.y1
+    }
+
+    /// Writes the edges of one segment at `cursor` (and advances it);
+    /// `bothInside` tells that both ends lie inside `clip` (`isInside`).
     @inline(__always)
     private static func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                   chain: Int32, path: Int32, into cursor: inout UnsafeMutablePointer<Edge>) {
+                                   bothInside: Bool, chain: Int32, path: Int32,
+                                   into cursor: inout UnsafeMutablePointer<Edge>) {
         // Compare in Float: segments thinner than Float can tell apart carry no area.
         guard Float(from.y) != Float(to.y) else { return }
         // Most segments lie inside the bounds: no clipping to do.
-        // Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
-        if from.x >= clip.x0 && to.x >= clip.x0 && from.x <= clip.x1 && to.x <= clip.x1
-            && from.y >= clip.y0 && to.y >= clip.y0 && from.y <= clip.y1 && to.y <= clip.y1 {
+        if bothInside {
             if from.y < to.y {
                 cursor.initialize(to: Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
                                            yBottom: Float(to.y), direction: 1, chain: chain, path: path))
