@@ -360,14 +360,6 @@ func runPinmintWithoutStandardInput(_ arguments: [String]) throws -> CommandResu
     let process = Process()
     process.executableURL = pinmintBinary
     process.arguments = arguments
-    let output = Pipe(), error = Pipe()
     process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, standardOutput: outputData,
-                         standardError: String(decoding: errorData, as: UTF8.self))
+    return try runToEnd(process)
 }

@@ -205,17 +205,9 @@ import Testing
                              to: folder.appendingPathComponent("linked/shop.png"))
         try manager.createSymbolicLink(atPath: folder.appendingPathComponent("linked/m.json").path,
                                        withDestinationPath: folder.appendingPathComponent("real/m.json").path)
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = Pipe()
-        process.currentDirectoryURL = folder.appendingPathComponent("elsewhere")
-        process.executableURL = pinmintBinary
-        process.arguments = ["render", "../linked/m.json", "-o", "out.png"]
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
+        let result = try runPinmintInShell("exec \"$0\" render ../linked/m.json -o out.png",
+                                           in: folder.appendingPathComponent("elsewhere"))
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(manager.fileExists(atPath: folder.appendingPathComponent("elsewhere/out.png").path))
     }
 }

@@ -36,17 +36,24 @@ func runPinmint(_ arguments: [String], standardOutput: StandardOutput = .pipe) t
     let process = Process()
     process.executableURL = pinmintBinary
     process.arguments = arguments
-    let output = Pipe(), error = Pipe()
     switch standardOutput {
-    case .pipe: process.standardOutput = output
+    case .pipe: break
     case .full: process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
     case .closed:
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", pinmintBinary.path] + arguments
     }
+    return try runToEnd(process, capturingOutput: standardOutput == .pipe)
+}
+
+/// Runs `process` with its standard error (and, when `capturingOutput`, its
+/// standard output) in pipes, read to their ends, and waits for it.
+func runToEnd(_ process: Process, capturingOutput: Bool = true) throws -> CommandResult {
+    let output = Pipe(), error = Pipe()
+    if capturingOutput { process.standardOutput = output }
     process.standardError = error
     try process.run()
-    let outputData = standardOutput == .pipe ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+    let outputData = capturingOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return CommandResult(status: process.terminationStatus, standardOutput: outputData,
@@ -57,18 +64,10 @@ func runPinmint(_ arguments: [String], standardOutput: StandardOutput = .pipe) t
 /// `$1`... `arguments`: for pipes and file names Swift's strings cannot make.
 func runPinmintInShell(_ script: String, arguments: [String] = [], in folder: URL? = nil) throws -> CommandResult {
     let process = Process()
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
     if let folder { process.currentDirectoryURL = folder }
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", script, pinmintBinary.path] + arguments
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, standardOutput: outputData,
-                         standardError: String(decoding: errorData, as: UTF8.self))
+    return try runToEnd(process)
 }
 
 func temporaryFolder() throws -> URL {
