@@ -112,14 +112,9 @@ import Testing
             process.executableURL = pinmintBinary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["PINMINT_FONTS": variable]) { $1 }
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 2, "\(arguments) \(message)")
+            let result = try runToEnd(process)
+            let printed = result.standardOutput, message = result.standardError
+            #expect(result.status == 2, "\(arguments) \(message)")
             #expect(message == "pinmint: PINMINT_FONTS: '\(variable)': \(problem) (it must name a folder of fonts, such as Pinmint's Fonts/)\n")
             #expect(printed.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("tag.png").path))

@@ -85,13 +85,9 @@ struct MarkerCommandTests {
         process.executableURL = pinmintBinary
         process.currentDirectoryURL = repositoryRoot
         process.arguments = arguments + ["-o", folder.appendingPathComponent("out.png").path]
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = Pipe()
-        try process.run()
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let result = try runToEnd(process)
+        let text = result.standardError
+        #expect(result.status == 2)
         #expect(text.contains(message), "\(text)")
         #expect(text.split(separator: "\n").count == 1, "one line: \(text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
@@ -162,14 +158,9 @@ struct MarkerCommandTests {
         process.executableURL = pinmintBinary
         process.currentDirectoryURL = folder
         process.arguments = ["render"] + arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let written = output.fileHandleForReading.readDataToEndOfFile()
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(arguments)")
+        let result = try runToEnd(process)
+        let written = result.standardOutput, text = result.standardError
+        #expect(result.status == 2, "\(arguments)")
         #expect(text.contains(message) && text.split(separator: "\n").count == 1, "\(text)")
         #expect(written.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["marker.json", "pic.png", "sub"])
@@ -234,12 +225,9 @@ struct MarkerCommandTests {
         process.executableURL = pinmintBinary
         process.currentDirectoryURL = folder
         process.arguments = ["render", "price-tag"] + arguments
-        let error = Pipe()
-        process.standardError = error
-        try process.run()
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == (expected.isEmpty ? 2 : 0), "\(arguments): \(text)")
+        let result = try runToEnd(process)
+        let text = result.standardError
+        #expect(result.status == (expected.isEmpty ? 2 : 0), "\(arguments): \(text)")
         if expected.isEmpty { #expect(text.split(separator: "\n").count == 1 && text.contains("-o '"), "\(text)") }
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0 != "sub" }
         #expect(files.sorted() == expected.sorted(), "\(arguments)")
@@ -295,15 +283,10 @@ struct MarkerCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("tag.png").path
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" render price-tag --label \"$(printf 'a\\377b')\" -o \"$1\"", pinmintBinary.path, out]
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let result = try runPinmintInShell("exec \"$0\" render price-tag --label \"$(printf 'a\\377b')\" -o \"$1\"",
+                                           arguments: [out])
+        let message = result.standardError
+        #expect(result.status == 2)
         #expect(message.hasPrefix("pinmint: a\\xFFb: the argument is not valid UTF-8"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }

@@ -91,16 +91,8 @@ struct PNGCommandTests {
 /// Closed or odd standard streams: one line and exit code 2, never a trap.
 @Suite struct StandardStreamTests {
     func shell(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, standardError: String) {
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, pinmintBinary.path] + arguments
-        try process.run()
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try runPinmintInShell(script, arguments: arguments)
+        return (result.status, result.standardError)
     }
 
     @Test func aClosedStandardInputIsAnError() throws {

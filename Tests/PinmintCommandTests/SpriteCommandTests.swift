@@ -378,15 +378,10 @@ struct SpriteAndBatchOutputTests {
         #expect(walked.standardError == "pinmint: \(icons)/bad\\xFF.svg: the file name is not valid UTF-8 (byte 4 is 0xFF); "
                 + "sprite ids are made from names: rename it\n")
         // Given by name: Process takes Strings, so the shell's printf puts the raw byte on the command line.
-        let process = Process()
-        let error = Pipe()
-        process.standardError = error
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" sprite \"$1$(printf 'bad\\377.svg')\" -o \"$2\"", pinmintBinary.path, icons + "/", out]
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let result = try runPinmintInShell("exec \"$0\" sprite \"$1$(printf 'bad\\377.svg')\" -o \"$2\"",
+                                           arguments: [icons + "/", out])
+        let message = result.standardError
+        #expect(result.status == 2)
         #expect(message.hasPrefix("pinmint: \(icons)/bad\\xFF.svg: the argument is not valid UTF-8"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }

@@ -12,12 +12,18 @@ struct FileSetTests {
         return path
     }
 
+    /// A new folder holding `s.png` with the text "old": the set a test replaces.
+    func folderWithOldSheet() throws -> String {
+        let root = try folder()
+        try Data("old".utf8).write(to: URL(fileURLWithPath: root + "/s.png"))
+        return root
+    }
+
     func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
     @Test func commitReplacesEveryFile() throws {
-        let root = try folder()
+        let root = try folderWithOldSheet()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("old".utf8).write(to: URL(fileURLWithPath: root + "/s.png"))
         let set = FileSet()
         try set.stage(Array("new png".utf8), for: root + "/s.png")
         try set.stage(Array("new json".utf8), for: root + "/s.json")
@@ -31,9 +37,8 @@ struct FileSetTests {
     @Test(arguments: [(nil, "is a directory"), ("is a folder; the sprite writes a file of this name",
                                                  "is a folder; the sprite writes a file of this name")])
     func aFolderTargetIsRefusedWhenStaged(folderProblem: String?, message: String) throws {
-        let root = try folder()
+        let root = try folderWithOldSheet()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("old".utf8).write(to: URL(fileURLWithPath: root + "/s.png"))
         try FileManager.default.createDirectory(atPath: root + "/s@2x.png", withIntermediateDirectories: false)
         let set = folderProblem.map { FileSet(folderProblem: $0) } ?? FileSet()
         try set.stage(Array("new png".utf8), for: root + "/s.png")
@@ -46,9 +51,8 @@ struct FileSetTests {
     /// A folder that appears at the last target after staging: nothing is
     /// replaced, nothing new stays, no temporary file is left.
     @Test func aFolderMadeAfterStagingLeavesTheOldSetAsItWas() throws {
-        let root = try folder()
+        let root = try folderWithOldSheet()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("old".utf8).write(to: URL(fileURLWithPath: root + "/s.png"))
         let set = FileSet()
         try set.stage(Array("new png".utf8), for: root + "/s.png")
         try set.stage(Array("new json".utf8), for: root + "/s.json")
@@ -88,9 +92,8 @@ struct FileSetTests {
     /// A rename that fails after others succeeded (here: a file adopted from
     /// elsewhere that has vanished) undoes them: old files come back, new ones go.
     @Test func aFailedRenameOfAnAdoptedFileUndoesTheOnesBefore() throws {
-        let root = try folder()
+        let root = try folderWithOldSheet()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data("old".utf8).write(to: URL(fileURLWithPath: root + "/s.png"))
         let set = FileSet()
         try set.stage(Array("new png".utf8), for: root + "/s.png")
         try set.stage(Array("new json".utf8), for: root + "/s.json")
