@@ -53,3 +53,12 @@ public struct Size: Hashable, Sendable {
     @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }
     public static let zero = Size(0, 0)
 }
+
+extension Double {
+    /// The value clamped to `range`, NaN as the range's lower bound
+    /// (`min`/`max` would pass a NaN through): how colours, opacities and
+    /// glyph sizes given out of range are read.
+    @inlinable public func clamped(to range: ClosedRange<Double>) -> Double {
+        self >= range.lowerBound ? (self <= range.upperBound ? self : range.upperBound) : range.lowerBound
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 
 /// An sRGB colour with straight (not premultiplied) alpha; every component
 /// in 0...1. Colours are specified straight, as CSS and SVG write them; the
@@ -16,9 +17,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.blue = Color.unit(blue); self.alpha = Color.unit(alpha)
     }
 
-    /// `value` clamped to 0...1, NaN as 0 (`min`/`max` would pass a NaN through).
+    /// `value` clamped to 0...1, NaN as 0.
     @inline(__always)
-    static func unit(_ value: Double) -> Double { value >= 0 ? (value <= 1 ? value : 1) : 0 }
+    static func unit(_ value: Double) -> Double { value.clamped(to: 0...1) }
 
     /// The colour with every component clamped to 0...1 (NaN as 0): what a
     /// canvas draws for a colour whose properties were set out of range.

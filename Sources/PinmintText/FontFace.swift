@@ -215,7 +215,7 @@ struct GlyphKey: Hashable, Sendable {
         self.glyph = glyph
         size26Dot6 = GlyphKey.size26Dot6(pixelSize)
         self.hinting = hinting
-        embolden26Dot6 = Int((GlyphKey.clamp(emboldenStrength, 0...GlyphKey.maximumPixelSize) * 64).rounded())
+        embolden26Dot6 = Int((emboldenStrength.clamped(to: 0...GlyphKey.maximumPixelSize) * 64).rounded())
     }
 
     /// The largest pixel size (and emboldening strength) an outline is loaded at.
@@ -224,12 +224,7 @@ struct GlyphKey: Hashable, Sendable {
     /// FreeType accepts sizes from 1/64 px; Pinmint caps them at 4096 px.
     /// A NaN size is taken as the smallest (callers that can throw refuse it first).
     static func size26Dot6(_ pixelSize: Double) -> Int {
-        Int((clamp(pixelSize, (1.0 / 64)...maximumPixelSize) * 64).rounded())
-    }
-
-    /// `value` clamped to `range`, NaN as its lower bound (`min`/`max` would pass a NaN through).
-    static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
-        value >= range.lowerBound ? (value <= range.upperBound ? value : range.upperBound) : range.lowerBound
+        Int((pixelSize.clamped(to: (1.0 / 64)...maximumPixelSize) * 64).rounded())
     }
 }
 
