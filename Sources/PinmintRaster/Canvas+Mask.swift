@@ -22,6 +22,76 @@ public struct CoverageMask: Sendable {
 
     /// Bytes held, for caches that bound their memory.
     public var byteCount: Int { coverage.count * MemoryLayout<Float>.size }
+
+    /// This mask widened by repeating columns and moved by whole pixels:
+    /// for each insertion, `count` copies of mask column `column` go in
+    /// before it (columns ascending, each in `0 ..< width`, counts ≥ 0), and
+    /// the origin moves by (`dx`, `dy`). The mask of a shape stretched
+    /// sideways where every column inside the stretch is crossed only by
+    /// horizontal edges (the straight top and bottom of a rounded box): the
+    /// coverage of a pixel depends only on the outline inside it, so those
+    /// columns are alike and the rest is the same coverage moved by whole
+    /// pixels. The idea is the nine-patch image's (Android), for coverage.
+    /// Returns nil when an insertion is out of range or the result would be
+    /// wider than `Canvas.maximumSide`.
+    public func stretched(inserting insertions: [(column: Int, count: Int)], dx: Int, dy: Int) -> CoverageMask? {
+        var added = 0, previous = -1
+        for insertion in insertions {
+            guard insertion.column > previous, insertion.column < width, insertion.count >= 0,
+                  insertion.count <= Canvas.maximumSide else { return nil }
+            previous = insertion.column
+            added += insertion.count
+        }
+        let newWidth = width + added
+        guard newWidth <= Canvas.maximumSide, abs(dx) <= 1 << 40, abs(dy) <= 1 << 40 else { return nil }
+        // Every value is written: per row the columns before each insertion,
+        // its copies, and the rest.
+        let stretchedCoverage = [Float](unsafeUninitializedCapacity: newWidth * height) { target, initialized in
+            coverage.withUnsafeBufferPointer { source in
+                for y in 0..<height {
+                    var from = source.baseAddress! + y * width, to = target.baseAddress! + y * newWidth
+                    var column = 0
+                    for insertion in insertions {
+                        let span = insertion.column - column
+                        to.initialize(from: from, count: span)
+                        from += span; to += span; column = insertion.column
+                        CoverageMask.fill(to, with: from.pointee, count: insertion.count)
+                        to += insertion.count
+                    }
+                    to.initialize(from: from, count: width - column)
+                }
+            }
+            initialized = newWidth * height
+        }
+        // A row's extents move right by the copies inserted strictly left of
+        // them: copies of an extent's own column start where it started, and
+        // copies inside a run of full coverage lengthen it.
+        func moved(_ value: Int32) -> Int32 {
+            var shift = 0
+            for insertion in insertions where insertion.column < Int(value) { shift += insertion.count }
+            return value + Int32(shift)
+        }
+        var starts = rowStarts, ends = rowEnds, fullStarts = fullStarts, fullEnds = fullEnds
+        for y in 0..<height {
+            starts[y] = moved(starts[y]); ends[y] = moved(ends[y])
+            fullStarts[y] = moved(fullStarts[y]); fullEnds[y] = moved(fullEnds[y])
+        }
+        return CoverageMask(originX: originX + dx, originY: originY + dy, width: newWidth, height: height,
+                            coverage: stretchedCoverage, rowStarts: starts, rowEnds: ends,
+                            fullStarts: fullStarts, fullEnds: fullEnds)
+    }
+
+    /// Stores `value` in `count` floats from `target`, eight at a time.
+    @inline(__always)
+    private static func fill(_ target: UnsafeMutablePointer<Float>, with value: Float, count: Int) {
+        let eight = SIMD8<Float>(repeating: value), bytes = UnsafeMutableRawPointer(target)
+        var i = 0
+        while i &+ 8 <= count {
+            bytes.storeBytes(of: eight, toByteOffset: i &* 4, as: SIMD8<Float>.self)
+            i &+= 8
+        }
+        while i < count { target[i] = value; i &+= 1 }
+    }
 }
 
 extension Canvas {
@@ -133,4 +203,5 @@ extension Canvas {
             }
         }
     }
+
 }

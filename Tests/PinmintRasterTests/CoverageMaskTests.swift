@@ -81,4 +81,40 @@ import Testing
         #expect(canvas.straightRGBA8().allSatisfy { $0 == 0 })
         #expect(mask.width == 18 && mask.height == 17 && mask.originX == 1 && mask.originY == 1)
     }
+
+    /// A rounded rectangle's mask widened by repeating straight columns
+    /// composites what filling the wider rectangle gives, moved by whole pixels.
+    @Test(arguments: [(0.0, 1, [(9, 30)]), (0.25, 0, [(8, 1), (13, 17)]), (0.5, 3, [(12, 0), (14, 5)])])
+    func stretchedMaskMatchesWiderFill(fractionY: Double, dx: Int, insertions: [(Int, Int)]) throws {
+        func box(width: Double) -> Path {
+            var path = Path()
+            path.addRoundedRect(Rect(x: 2, y: 3 + fractionY, width: width, height: 14.5), radius: 5)
+            return path
+        }
+        let added = insertions.reduce(0) { $0 + $1.1 }
+        let direct = try Canvas(width: 80, height: 24), masked = try Canvas(width: 80, height: 24)
+        try direct.fill(box(width: 20 + Double(added)).transformed(by: .translation(Double(dx), 0)), paint: .solid(Color(red: 0.2, green: 0.6, blue: 0.86)))
+        let mask = try masked.makeCoverageMask(box(width: 20))
+        // Columns 8 ... 14 of the narrow box (x 7 ... 15 in the canvas, mask origin 2) are straight.
+        let stretched = try #require(mask.stretched(inserting: insertions.map { (column: $0.0, count: $0.1) }, dx: dx, dy: 0))
+        #expect(stretched.width == mask.width + added)
+        try masked.fill(mask: stretched, x: 0, y: 0, color: Color(red: 0.2, green: 0.6, blue: 0.86))
+        #expect(CoverageMaskTests.largestDifference(direct, masked) <= 8)
+    }
+
+    @Test func stretchingRefusesBadInsertions() throws {
+        let canvas = try Canvas(width: 8, height: 8)
+        var path = Path()
+        path.addRect(Rect(x: 1, y: 1, width: 5, height: 5))
+        let mask = try canvas.makeCoverageMask(path)
+        #expect(mask.stretched(inserting: [(column: 2, count: 1), (column: 2, count: 1)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [(column: 3, count: 1), (column: 1, count: 1)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [(column: mask.width, count: 1)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [(column: -1, count: 1)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [(column: 1, count: -1)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [(column: 1, count: Canvas.maximumSide)], dx: 0, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [], dx: Int.max, dy: 0) == nil)
+        let same = try #require(mask.stretched(inserting: [], dx: 2, dy: -1))
+        #expect(same.width == mask.width && same.originX == mask.originX + 2 && same.originY == mask.originY - 1)
+    }
 }
