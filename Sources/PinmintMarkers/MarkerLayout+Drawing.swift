@@ -98,14 +98,14 @@ extension MarkerLayout {
                         Shadow(color: $0.color, offset: $0.offset * scale, blurRadius: $0.blurRadius * scale)
                     }
                     if renderer.reusesShapeMasks, shadow == nil, canvas.clipDepth == 0, case .color(let color) = fill,
-                       node.frame.width * node.frame.height <= MarkerRenderer.maximumShapeMaskPixels {
+                       node.frame.width * node.frame.height <= MarkerRenderer.maximumShapeMaskPixels,
+                       let mask = try renderer.shapeMask(outline, of: shape, in: node.frame, scale: scale, on: canvas) {
                         // A plain colour fill composites the shape's coverage mask,
                         // kept by the renderer (as glyph masks are kept per face):
                         // a batch repeats its tags and badges at the same frames.
                         // The mask holds the coverage the fill would give, and is
                         // composited by the same kernel; under a clip the path is
                         // filled, since a mask could only multiply coverages.
-                        let mask = try renderer.shapeMask(outline, of: shape, in: node.frame, scale: scale, on: canvas)
                         try canvas.fill(mask: mask, x: 0, y: 0, color: color, opacity: alpha)
                     } else {
                         try canvas.fill(outline.path, paint: paint(fill, frame: outline.body, image: node.image),

@@ -26,9 +26,17 @@ public final class MarkerRenderer {
     /// shape, frame, scale and flattening tolerance; bounded by their bytes.
     private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
     private var shapeMaskBytes = 0
+    /// The masks of bubbles at their narrowest, which wider ones are stretched
+    /// from (see `BubbleGeometry.stretch`); within the bytes of `shapeMasks`.
+    private var narrowBubbleMasks: [NarrowBubbleKey: CoverageMask] = [:]
+    /// Shapes asked for once and not yet kept as masks (see `shapeMask`). Bounded.
+    private var shapesSeenOnce: Set<ShapeMaskKey> = []
+    static let maximumShapesSeenOnce = 4096
     /// Whether plain-colour background shapes are composited from the masks
     /// kept above (the default). When false every shape is rasterized on each
-    /// render: the same pixels, for measuring what the masks save.
+    /// render, for measuring what the masks save: the same pixels, but for
+    /// bubbles stretched from a narrower mask, whose values may differ by a
+    /// few 16-bit steps (at most 1 in 8 bits; see `BubbleStretchTests`).
     public var reusesShapeMasks = true
     /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
     static let maximumShapeMaskBytes = 8 << 20
@@ -158,20 +166,57 @@ public final class MarkerRenderer {
     }
 
     /// The coverage mask of `outline` (`shape`'s outline in `frame` at
-    /// `scale`) as `canvas` would fill it, made once per shape, frame, scale
-    /// and flattening tolerance. Past `maximumShapeMaskBytes` the cache starts again empty.
+    /// `scale`) as `canvas` would fill it, kept per shape, frame, scale and
+    /// flattening tolerance. A bubble with its arrow at the bottom or top is
+    /// stretched from its narrowest self (see `BubbleGeometry.stretch`);
+    /// other shapes are kept the second time they are asked for: the first
+    /// time this returns nil and the caller fills the path, so a shape drawn
+    /// once costs one fill, not a mask and its compositing. Past
+    /// `maximumShapeMaskBytes` the caches start again empty.
     func shapeMask(_ outline: ShapeOutline, of shape: Shape, in frame: Rect, scale: Double,
-                   on canvas: Canvas) throws(RasterError) -> CoverageMask {
+                   on canvas: Canvas) throws(RasterError) -> CoverageMask? {
         let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.flatteningTolerance)
         if let cached = shapeMasks[key] { return cached }
+        if case .bubble(let radius, let arrow) = shape,
+           let stretch = BubbleGeometry(body: outline.body, radius: radius * scale, arrow: arrow, scale: scale)?.stretch() {
+            // A bubble is its narrowest self with straight columns repeated
+            // (a tag of a width not drawn before costs a copy, not a
+            // rasterization). Always so, even the first time, so that a
+            // bubble's pixels do not depend on what the renderer drew before.
+            let narrowKey = NarrowBubbleKey(geometry: stretch.narrow, tolerance: canvas.flatteningTolerance)
+            let narrow: CoverageMask
+            if let cached = narrowBubbleMasks[narrowKey] {
+                narrow = cached
+            } else {
+                narrow = try canvas.makeCoverageMask(stretch.narrow.localPath(), transform: stretch.narrow.toDevice)
+                keep(bytes: narrow.byteCount) { $0.narrowBubbleMasks[narrowKey] = narrow }
+            }
+            let insertions = stretch.insertions.map { (column: $0.column - narrow.originX, count: $0.count) }
+            if let mask = narrow.stretched(inserting: insertions, dx: stretch.dx, dy: stretch.dy) {
+                keep(bytes: mask.byteCount) { $0.shapeMasks[key] = mask }
+                return mask
+            }
+        }
+        guard shapesSeenOnce.remove(key) != nil else {
+            if shapesSeenOnce.count >= MarkerRenderer.maximumShapesSeenOnce { shapesSeenOnce.removeAll(keepingCapacity: true) }
+            shapesSeenOnce.insert(key)
+            return nil
+        }
         let mask = try canvas.makeCoverageMask(outline.path)
-        if shapeMaskBytes + mask.byteCount > MarkerRenderer.maximumShapeMaskBytes {
+        keep(bytes: mask.byteCount) { $0.shapeMasks[key] = mask }
+        return mask
+    }
+
+    /// Stores a mask with `store`, first emptying both mask caches when the
+    /// mask would take them past `maximumShapeMaskBytes`.
+    private func keep(bytes: Int, _ store: (MarkerRenderer) -> Void) {
+        if shapeMaskBytes + bytes > MarkerRenderer.maximumShapeMaskBytes {
             shapeMasks.removeAll(keepingCapacity: true)
+            narrowBubbleMasks.removeAll(keepingCapacity: true)
             shapeMaskBytes = 0
         }
-        shapeMasks[key] = mask
-        shapeMaskBytes += mask.byteCount
-        return mask
+        store(self)
+        shapeMaskBytes += bytes
     }
 
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {
@@ -241,6 +286,12 @@ private struct OutlineKey: Hashable {
 /// A shape's outline (see `OutlineKey`) flattened at a tolerance.
 private struct ShapeMaskKey: Hashable {
     let shape: OutlineKey
+    let tolerance: Double
+}
+
+/// A narrowest bubble (in device pixels) flattened at a tolerance.
+private struct NarrowBubbleKey: Hashable {
+    let geometry: BubbleGeometry
     let tolerance: Double
 }
 

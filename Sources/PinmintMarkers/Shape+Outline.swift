@@ -50,42 +50,16 @@ extension Shape {
     /// arrow let into one side. Built for an arrow at the bottom, then turned
     /// to the asked side, so that every side shares one construction.
     private static func bubble(body: Rect, radius: Double, arrow: Arrow?, scale: Double) -> ShapeOutline {
-        guard let arrow, arrow.height > 0, arrow.width > 0 else {
+        guard let geometry = BubbleGeometry(body: body, radius: radius, arrow: arrow, scale: scale) else {
             var path = Path()
             path.addRoundedRect(body, radius: min(radius, body.width / 2, body.height / 2))
             return ShapeOutline(path: path, body: body, tip: nil, pieces: [body])
         }
-        let vertical = arrow.side == .bottom || arrow.side == .top
-        // Local frame: the body at the origin with the arrow side at the bottom.
-        let w = vertical ? body.width : body.height, h = vertical ? body.height : body.width
-        let r = min(radius, w / 2, h / 2)
-        let arrowHeight = arrow.height * scale
-        let halfWidth = min(arrow.width * scale, max(0, w - 2 * r)) / 2
-        let tipX = min(max(arrow.position * w, 0), w).rounded()
-        let baseX = min(max(tipX, r + halfWidth), w - r - halfWidth)
-        var path = Path()
-        path.move(to: Point(r, 0))
-        path.arcTo(tangent1: Point(w, 0), tangent2: Point(w, h), radius: r)
-        path.arcTo(tangent1: Point(w, h), tangent2: Point(0, h), radius: r)
-        path.line(to: Point(baseX + halfWidth, h))
-        path.line(to: Point(tipX, h + arrowHeight))
-        path.line(to: Point(baseX - halfWidth, h))
-        path.arcTo(tangent1: Point(0, h), tangent2: Point(0, 0), radius: r)
-        path.arcTo(tangent1: Point(0, 0), tangent2: Point(w, 0), radius: r)
-        path.close()
-
-        // Local → device: turn the bottom arrow to its side.
-        let toDevice: AffineTransform
-        switch arrow.side {
-        case .bottom: toDevice = .translation(body.minX, body.minY)
-        case .top: toDevice = AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: body.minX, ty: body.maxY)
-        case .right: toDevice = AffineTransform(a: 0, b: 1, c: 1, d: 0, tx: body.minX, ty: body.minY)
-        case .left: toDevice = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: body.maxX, ty: body.minY)
-        }
-        let tip = toDevice.apply(Point(tipX, h + arrowHeight))
-        let arrowBounds = Rect(corner: toDevice.apply(Point(min(tipX, baseX - halfWidth), h)),
-                               toDevice.apply(Point(max(tipX, baseX + halfWidth), h + arrowHeight)))
-        return ShapeOutline(path: path.transformed(by: toDevice), body: body, tip: tip, pieces: [body, arrowBounds])
+        let g = geometry, toDevice = geometry.toDevice
+        let tip = toDevice.apply(Point(g.tipX, g.h + g.arrowHeight))
+        let arrowBounds = Rect(corner: toDevice.apply(Point(min(g.tipX, g.baseX - g.halfWidth), g.h)),
+                               toDevice.apply(Point(max(g.tipX, g.baseX + g.halfWidth), g.h + g.arrowHeight)))
+        return ShapeOutline(path: g.localPath().transformed(by: toDevice), body: body, tip: tip, pieces: [body, arrowBounds])
     }
 
     /// The classic map pin: a circle in `head` and the two lines tangent to
@@ -124,5 +98,84 @@ extension Rect {
     func inset(_ insets: Insets) -> Rect {
         Rect(x: minX + insets.left, y: minY + insets.top,
              width: max(0, width - insets.horizontal), height: max(0, height - insets.vertical))
+    }
+}
+
+/// The numbers a bubble with an arrow is built from, in its local frame: the
+/// body at the origin, `w` × `h`, with the arrow side at the bottom.
+struct BubbleGeometry: Hashable {
+    var w: Double, h: Double
+    /// The corner radius, at most half the body's sides.
+    var r: Double
+    var arrowHeight: Double, halfWidth: Double
+    /// The tip's x (whole pixels), and the middle of the arrow's base (kept clear of the corners).
+    var tipX: Double, baseX: Double
+    /// Local → device: the arrow turned to its side.
+    var toDevice: AffineTransform
+
+    /// Nil for no arrow (the bubble is then a rounded rectangle).
+    init?(body: Rect, radius: Double, arrow: Shape.Arrow?, scale: Double) {
+        guard let arrow, arrow.height > 0, arrow.width > 0 else { return nil }
+        let vertical = arrow.side == .bottom || arrow.side == .top
+        w = vertical ? body.width : body.height
+        h = vertical ? body.height : body.width
+        r = min(radius, w / 2, h / 2)
+        arrowHeight = arrow.height * scale
+        halfWidth = min(arrow.width * scale, max(0, w - 2 * r)) / 2
+        tipX = min(max(arrow.position * w, 0), w).rounded()
+        baseX = min(max(tipX, r + halfWidth), w - r - halfWidth)
+        switch arrow.side {
+        case .bottom: toDevice = .translation(body.minX, body.minY)
+        case .top: toDevice = AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: body.minX, ty: body.maxY)
+        case .right: toDevice = AffineTransform(a: 0, b: 1, c: 1, d: 0, tx: body.minX, ty: body.minY)
+        case .left: toDevice = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: body.maxX, ty: body.minY)
+        }
+    }
+
+    /// The outline in the local frame.
+    func localPath() -> Path {
+        var path = Path()
+        path.move(to: Point(r, 0))
+        path.arcTo(tangent1: Point(w, 0), tangent2: Point(w, h), radius: r)
+        path.arcTo(tangent1: Point(w, h), tangent2: Point(0, h), radius: r)
+        path.line(to: Point(baseX + halfWidth, h))
+        path.line(to: Point(tipX, h + arrowHeight))
+        path.line(to: Point(baseX - halfWidth, h))
+        path.arcTo(tangent1: Point(0, h), tangent2: Point(0, 0), radius: r)
+        path.arcTo(tangent1: Point(0, 0), tangent2: Point(w, 0), radius: r)
+        path.close()
+        return path
+    }
+
+    /// How to draw this bubble (arrow at the bottom or top, body at a whole
+    /// pixel across) from a narrower one: `narrow` keeps one straight column
+    /// (crossed only by the horizontal top and bottom) on each side of the
+    /// arrow that has any, `offset` is the whole-pixel move from the narrow
+    /// bubble's device position to this one's, and `insertions` repeat the
+    /// narrow bubble's straight columns (device columns, ascending) to give
+    /// this width. Nil when the bubble cannot be stretched so: an arrow at
+    /// the left or right, or a body off the pixel grid across.
+    func stretch() -> (narrow: BubbleGeometry, dx: Int, dy: Int, insertions: [(column: Int, count: Int)])? {
+        guard toDevice.b == 0, toDevice.c == 0, toDevice.a == 1,
+              toDevice.tx == toDevice.tx.rounded(), abs(toDevice.tx) < 1e9, abs(toDevice.ty) < 1e9 else { return nil }
+        // Columns crossed by nothing but the straight top and bottom, local x
+        // (whole pixels, as the body's left edge is): left of the arrow and right of it.
+        let arrowLeft = min(tipX, baseX - halfWidth), arrowRight = max(tipX, baseX + halfWidth)
+        let leftStart = r.rounded(.up), leftEnd = arrowLeft.rounded(.down)
+        let rightStart = arrowRight.rounded(.up), rightEnd = (w - r).rounded(.down)
+        let leftExtra = max(0, Int(leftEnd - leftStart) - 1), rightExtra = max(0, Int(rightEnd - rightStart) - 1)
+        guard leftExtra + rightExtra > 0 else { return nil }
+        var narrow = self
+        narrow.w -= Double(leftExtra + rightExtra)
+        narrow.tipX -= Double(leftExtra)
+        narrow.baseX -= Double(leftExtra)
+        // Drawn across at x 0, down at the fraction of a pixel this one is at.
+        let dy = toDevice.ty.rounded(.down)
+        narrow.toDevice.tx = 0
+        narrow.toDevice.ty = toDevice.ty - dy
+        var insertions: [(column: Int, count: Int)] = []
+        if leftExtra > 0 { insertions.append((Int(leftStart), leftExtra)) }
+        if rightExtra > 0 { insertions.append((Int(rightStart) - leftExtra, rightExtra)) }
+        return (narrow, Int(toDevice.tx), Int(dy), insertions)
     }
 }

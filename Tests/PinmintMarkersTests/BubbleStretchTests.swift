@@ -1,0 +1,87 @@
+import Foundation
+import PinmintGeometry
+import PinmintMarkers
+import PinmintRaster
+import Testing
+
+/// A bubble filled with a plain colour is drawn from the mask of its
+/// narrowest self with its straight columns repeated (`BubbleGeometry.stretch`).
+/// That must draw what filling the whole outline draws, up to rounding: the
+/// floats of a corner or an arrow moved by whole pixels round a hair
+/// differently, so 16-bit values may differ by a few steps of 65535 (at
+/// most 4 seen) and, where one lies on a rounding boundary, an 8-bit value by 1.
+@Suite struct BubbleStretchTests {
+    /// The largest differences between two renders' 16-bit values and their 8-bit PNG values.
+    func compare(_ description: MarkerDescription, scale: Double, stretched: MarkerRenderer,
+                 filled: MarkerRenderer) throws -> (worst16: Int, worst8: Int) {
+        let a = try stretched.render(description, scale: scale), b = try filled.render(description, scale: scale)
+        #expect(a.metadata == b.metadata)
+        let a16 = a.canvas.makeImage().pixels, b16 = b.canvas.makeImage().pixels
+        let a8 = a.canvas.straightRGBA8(), b8 = b.canvas.straightRGBA8()
+        guard a16.count == b16.count, a8.count == b8.count else { return (Int.max, Int.max) }
+        var worst16 = 0, worst8 = 0
+        for i in 0..<a16.count { worst16 = max(worst16, abs(Int(a16[i]) - Int(b16[i]))) }
+        for i in 0..<a8.count { worst8 = max(worst8, abs(Int(a8[i]) - Int(b8[i]))) }
+        return (worst16, worst8)
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0, 3.0])
+    func priceTagsMatchFilledOnes(scale: Double) throws {
+        let priceTag = try #require(MarkerStyle.preset(named: "price-tag"))
+        let stretched = try makeRenderer(), filled = try makeRenderer()
+        filled.reusesShapeMasks = false
+        for pointer in ["center", "left", "right"] {
+            for label in ["1", "12萬", "5200萬", "5201萬", "12,345,678萬", "a much longer label than most", ""] {
+                for description in try priceTag.resolve(options: ["label": label, "pointer": pointer]) {
+                    let result = try compare(description, scale: scale, stretched: stretched, filled: filled)
+                    #expect(result.worst8 <= 1, "\(pointer) \(label) @\(scale)x: 8-bit values \(result.worst8) apart")
+                    #expect(result.worst16 <= 8, "\(pointer) \(label) @\(scale)x: 16-bit values \(result.worst16) apart")
+                }
+            }
+        }
+    }
+
+    /// Bubbles of every arrow side, radius and width, fixed sizes, arrows
+    /// off centre or wider than the straight part: left and right arrows and
+    /// bubbles without a straight column are filled, the rest stretched.
+    @Test func customBubblesMatchFilledOnes() throws {
+        let stretched = try makeRenderer(), filled = try makeRenderer()
+        filled.reusesShapeMasks = false
+        var cases = 0
+        for side in ["bottom", "top", "left", "right"] {
+            for (radius, arrowWidth, position) in [(0.0, 20.0, 0.5), (6, 20, 0.5), (6, 20, 0.1), (6, 20, 0.93), (17.5, 12, 0.5), (30, 20, 0.5), (4, 90, 0.5)] {
+                for width in [40.0, 41, 63.5, 120, 257] {
+                    let json = """
+                    {"name": "bubble", "marker": {"type": "box", "width": \(width), "height": 34,
+                     "shape": {"type": "bubble", "radius": \(radius), "arrow": {"side": "\(side)", "width": \(arrowWidth), "height": 9, "position": \(position)}},
+                     "fill": "#3598DB"}}
+                    """
+                    let style = try MarkerStyle(json: Data(json.utf8), name: "bubble", input: "bubble.json", baseDirectory: ".")
+                    for scale in [1.0, 2.0, 3.0] {
+                        let result = try compare(try style.resolve(options: [:])[0], scale: scale, stretched: stretched, filled: filled)
+                        let name = "\(side) r \(radius) arrow \(arrowWidth) at \(position), width \(width) @\(scale)x"
+                        #expect(result.worst8 <= 1, "\(name): 8-bit values \(result.worst8) apart")
+                        #expect(result.worst16 <= 8, "\(name): 16-bit values \(result.worst16) apart")
+                        cases += 1
+                    }
+                }
+            }
+        }
+        #expect(cases == 4 * 7 * 5 * 3)
+    }
+
+    /// A renderer draws a bubble alike whatever it drew before: the narrow
+    /// mask is made on first use, so a tag's pixels do not depend on the
+    /// tags before it (a batch and a single render give the same bytes).
+    @Test func bubblesDoNotDependOnHistory() throws {
+        let priceTag = try #require(MarkerStyle.preset(named: "price-tag"))
+        let labels = ["5200萬", "12萬", "m+ii萬", "5200萬", "9"]
+        let shared = try makeRenderer()
+        for label in labels + labels.reversed() {
+            let description = try priceTag.resolve(options: ["label": label])[0]
+            let again = try shared.render(description, scale: 2).canvas.makeImage().pixels
+            let fresh = try makeRenderer().render(description, scale: 2).canvas.makeImage().pixels
+            #expect(again == fresh, "\(label)")
+        }
+    }
+}
