@@ -180,8 +180,7 @@ public final class MarkerRenderer {
         if case .bubble(let radius, let arrow) = shape,
            let stretch = BubbleGeometry(body: outline.body, radius: radius * scale, arrow: arrow, scale: scale)?.stretch() {
             // A bubble is its narrowest self with straight columns repeated
-            // (a tag of a width not drawn before costs a copy, not a
-            // rasterization). Always so, even the first time, so that a
+            // (a tag of a width not drawn before costs no rasterization). Always so, even the first time, so that a
             // bubble's pixels do not depend on what the renderer drew before.
             let narrowKey = NarrowBubbleKey(geometry: stretch.narrow, tolerance: canvas.flatteningTolerance)
             let narrow: CoverageMask
@@ -192,6 +191,7 @@ public final class MarkerRenderer {
                 keep(bytes: narrow.byteCount) { $0.narrowBubbleMasks[narrowKey] = narrow }
             }
             let insertions = stretch.insertions.map { (column: $0.column - narrow.originX, count: $0.count) }
+            // Kept too: it shares the narrow mask's coverage, so it costs only its row extents.
             if let mask = narrow.stretched(inserting: insertions, dx: stretch.dx, dy: stretch.dy) {
                 keep(bytes: mask.byteCount) { $0.shapeMasks[key] = mask }
                 return mask

@@ -10,8 +10,13 @@ public struct CoverageMask: Sendable {
     /// rasterized at, device pixels.
     public let originX: Int, originY: Int
     public let width: Int, height: Int
-    /// Row-major, `width × height` values.
+    /// Row-major, `stride × height` values: the mask without its repeated
+    /// columns (`repeats`), so `stride` is `width` for a mask without any.
     let coverage: [Float]
+    let stride: Int
+    /// Columns drawn more than once (see `stretched`), ascending: per item,
+    /// `count` copies of stored column `column` go in before it. Mostly none.
+    let repeats: [ColumnRepeat]
     /// Per row, the columns `start ..< end` (mask coordinates) outside which
     /// coverage is 0: compositing skips the rest of the row.
     let rowStarts: [Int32], rowEnds: [Int32]
@@ -20,8 +25,62 @@ public struct CoverageMask: Sendable {
     /// stores or blends it as one run instead of testing each pixel.
     let fullStarts: [Int32], fullEnds: [Int32]
 
-    /// Bytes held, for caches that bound their memory.
-    public var byteCount: Int { coverage.count * MemoryLayout<Float>.size }
+    struct ColumnRepeat: Sendable {
+        let column: Int, count: Int
+    }
+
+    init(originX: Int, originY: Int, width: Int, height: Int, coverage: [Float], stride: Int? = nil,
+         repeats: [ColumnRepeat] = [], rowStarts: [Int32], rowEnds: [Int32], fullStarts: [Int32], fullEnds: [Int32]) {
+        self.originX = originX; self.originY = originY
+        self.width = width; self.height = height
+        self.coverage = coverage; self.stride = stride ?? width; self.repeats = repeats
+        self.rowStarts = rowStarts; self.rowEnds = rowEnds
+        self.fullStarts = fullStarts; self.fullEnds = fullEnds
+    }
+
+    /// Bytes held, for caches that bound their memory. A stretched mask
+    /// counts only its row extents: its coverage is the one it was stretched
+    /// from, which holds it too.
+    public var byteCount: Int { (repeats.isEmpty ? coverage.count * MemoryLayout<Float>.size : 0) + 16 * height }
+
+    /// The coverage of columns `start ..< end` (mask coordinates) of the
+    /// stored row `stored`: a pointer into it when no repeated column lies
+    /// inside (every range of a mask without repeats; the partly covered
+    /// ends of a stretched row), else the values gathered into `scratch`.
+    @inline(__always)
+    func coverage(row stored: UnsafePointer<Float>, from start: Int, to end: Int, repeats: UnsafeBufferPointer<ColumnRepeat>,
+                  scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        if repeats.isEmpty { return stored + start }
+        // Stored columns before item i are drawn `shift` further right; its copies follow them.
+        var shift = 0
+        for item in repeats {
+            let copiesStart = item.column &+ shift
+            if end <= copiesStart { return stored + (start &- shift) }
+            if start < copiesStart &+ item.count { return gather(row: stored, from: start, to: end, into: scratch) }
+            shift &+= item.count
+        }
+        return stored + (start &- shift)
+    }
+
+    /// Columns `start ..< end` with their repeated columns written out, into `target`.
+    private func gather(row stored: UnsafePointer<Float>, from start: Int, to end: Int,
+                        into target: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        var shift = 0, column = 0
+        for index in 0...repeats.count {
+            // Stored columns column ..< next drawn from column + shift, then the copies of next.
+            let next = index < repeats.count ? repeats[index].column : stride
+            let copies = index < repeats.count ? repeats[index].count : 0
+            let piece = (max(start, column &+ shift), min(end, next &+ shift))
+            if piece.1 > piece.0 {
+                (target + (piece.0 &- start)).update(from: stored + (piece.0 &- shift), count: piece.1 &- piece.0)
+            }
+            let run = (max(start, next &+ shift), min(end, next &+ shift &+ copies))
+            if run.1 > run.0 { (target + (run.0 &- start)).update(repeating: stored[next], count: run.1 &- run.0) }
+            shift &+= copies
+            column = next
+        }
+        return UnsafePointer(target)
+    }
 
     /// This mask widened by repeating columns and moved by whole pixels:
     /// for each insertion, `count` copies of mask column `column` go in
@@ -32,9 +91,12 @@ public struct CoverageMask: Sendable {
     /// coverage of a pixel depends only on the outline inside it, so those
     /// columns are alike and the rest is the same coverage moved by whole
     /// pixels. The idea is the nine-patch image's (Android), for coverage.
-    /// Returns nil when an insertion is out of range or the result would be
-    /// wider than `Canvas.maximumSide`.
+    /// The result shares this mask's coverage: stretching costs the row
+    /// extents, not a copy. Returns nil when an insertion is out of range,
+    /// the result would be wider than `Canvas.maximumSide`, or this mask is
+    /// stretched already.
     public func stretched(inserting insertions: [(column: Int, count: Int)], dx: Int, dy: Int) -> CoverageMask? {
+        guard repeats.isEmpty else { return nil }
         var added = 0, previous = -1
         for insertion in insertions {
             guard insertion.column > previous, insertion.column < width, insertion.count >= 0,
@@ -44,53 +106,30 @@ public struct CoverageMask: Sendable {
         }
         let newWidth = width + added
         guard newWidth <= Canvas.maximumSide, abs(dx) <= 1 << 40, abs(dy) <= 1 << 40 else { return nil }
-        // Every value is written: per row the columns before each insertion,
-        // its copies, and the rest.
-        let stretchedCoverage = [Float](unsafeUninitializedCapacity: newWidth * height) { target, initialized in
-            coverage.withUnsafeBufferPointer { source in
-                for y in 0..<height {
-                    var from = source.baseAddress! + y * width, to = target.baseAddress! + y * newWidth
-                    var column = 0
-                    for insertion in insertions {
-                        let span = insertion.column - column
-                        to.initialize(from: from, count: span)
-                        from += span; to += span; column = insertion.column
-                        CoverageMask.fill(to, with: from.pointee, count: insertion.count)
-                        to += insertion.count
-                    }
-                    to.initialize(from: from, count: width - column)
-                }
-            }
-            initialized = newWidth * height
-        }
         // A row's extents move right by the copies inserted strictly left of
         // them: copies of an extent's own column start where it started, and
         // copies inside a run of full coverage lengthen it.
-        func moved(_ value: Int32) -> Int32 {
-            var shift = 0
-            for insertion in insertions where insertion.column < Int(value) { shift += insertion.count }
-            return value + Int32(shift)
+        let kept = insertions.filter { $0.count > 0 }
+        let columns = kept.map { Int32($0.column) }, counts = kept.map { Int32($0.count) }
+        func moved(_ values: [Int32]) -> [Int32] {
+            [Int32](unsafeUninitializedCapacity: values.count) { target, initialized in
+                values.withUnsafeBufferPointer { values in
+                    for index in 0..<values.count {
+                        let value = values[index]
+                        var shifted = value
+                        for item in 0..<columns.count where columns[item] < value { shifted &+= counts[item] }
+                        target[index] = shifted
+                    }
+                }
+                initialized = values.count
+            }
         }
-        var starts = rowStarts, ends = rowEnds, fullStarts = fullStarts, fullEnds = fullEnds
-        for y in 0..<height {
-            starts[y] = moved(starts[y]); ends[y] = moved(ends[y])
-            fullStarts[y] = moved(fullStarts[y]); fullEnds[y] = moved(fullEnds[y])
-        }
+        // The coverage is shared: compositing reads the repeated columns from it.
         return CoverageMask(originX: originX + dx, originY: originY + dy, width: newWidth, height: height,
-                            coverage: stretchedCoverage, rowStarts: starts, rowEnds: ends,
-                            fullStarts: fullStarts, fullEnds: fullEnds)
-    }
-
-    /// Stores `value` in `count` floats from `target`, eight at a time.
-    @inline(__always)
-    private static func fill(_ target: UnsafeMutablePointer<Float>, with value: Float, count: Int) {
-        let eight = SIMD8<Float>(repeating: value), bytes = UnsafeMutableRawPointer(target)
-        var i = 0
-        while i &+ 8 <= count {
-            bytes.storeBytes(of: eight, toByteOffset: i &* 4, as: SIMD8<Float>.self)
-            i &+= 8
-        }
-        while i < count { target[i] = value; i &+= 1 }
+                            coverage: coverage, stride: stride,
+                            repeats: kept.map { ColumnRepeat(column: $0.column, count: $0.count) },
+                            rowStarts: moved(rowStarts), rowEnds: moved(rowEnds),
+                            fullStarts: moved(fullStarts), fullEnds: moved(fullEnds))
     }
 }
 
@@ -162,15 +201,19 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)
-        mask.coverage.withUnsafeBufferPointer { values in
+        // A stretched mask's ranges that hold repeated columns are gathered into `scratch`.
+        mask.coverage.withUnsafeBufferPointer { values in mask.repeats.withUnsafeBufferPointer { repeats in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: repeats.isEmpty ? 0 : mask.width) { scratch in
             for row in area.y0..<area.y1 {
                 let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
                 let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
                 guard x1 > x0 else { continue }
-                let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
+                let stored = values.baseAddress! + (row - top) * mask.stride
                 let pixels = target.row(row) + x0 * 4
                 if let clip {
                     let overTransparent = target.prepareRow(row, writing: x0, x1)
+                    let source = mask.coverage(row: stored, from: x0 - left, to: x1 - left, repeats: repeats,
+                                               scratch: scratch.baseAddress!)
                     Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
                                           mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
                                           overTransparent: overTransparent)
@@ -188,10 +231,12 @@ extension Canvas {
                 let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
                 func composite(_ start: Int, _ end: Int) {
                     guard end > start else { return }
+                    let source = mask.coverage(row: stored, from: start - left, to: end - left, repeats: repeats,
+                                               scratch: scratch.baseAddress!)
                     if overTransparent {
-                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
+                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source, count: end - start)
                     } else {
-                        solid.blendOver(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
+                        solid.blendOver(pixels + (start - x0) * 4, coverage: source, count: end - start)
                     }
                 }
                 composite(x0, fullStart)
@@ -201,7 +246,7 @@ extension Canvas {
                 composite(fullEnd, x1)
                 target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
             }
-        }
+        } } }
     }
 
 }

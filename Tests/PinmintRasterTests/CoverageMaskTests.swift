@@ -83,23 +83,40 @@ import Testing
     }
 
     /// A rounded rectangle's mask widened by repeating straight columns
-    /// composites what filling the wider rectangle gives, moved by whole pixels.
-    @Test(arguments: [(0.0, 1, [(9, 30)]), (0.25, 0, [(8, 1), (13, 17)]), (0.5, 3, [(12, 0), (14, 5)])])
-    func stretchedMaskMatchesWiderFill(fractionY: Double, dx: Int, insertions: [(Int, Int)]) throws {
+    /// composites what the wider rectangle's own mask composites, moved by
+    /// whole pixels (a direct fill too, where no clip is set), over
+    /// transparent or drawn pixels and under a clip.
+    @Test(arguments: [(0.0, 1, [(9, 30)]), (0.25, 0, [(8, 1), (13, 17)]), (0.5, 3, [(12, 0), (14, 5)])], [false, true])
+    func stretchedMaskMatchesWiderOne(case: (fractionY: Double, dx: Int, insertions: [(Int, Int)]), overDrawn: Bool) throws {
         func box(width: Double) -> Path {
             var path = Path()
-            path.addRoundedRect(Rect(x: 2, y: 3 + fractionY, width: width, height: 14.5), radius: 5)
+            path.addRoundedRect(Rect(x: 2, y: 3 + `case`.fractionY, width: width, height: 14.5), radius: 5)
             return path
         }
-        let added = insertions.reduce(0) { $0 + $1.1 }
-        let direct = try Canvas(width: 80, height: 24), masked = try Canvas(width: 80, height: 24)
-        try direct.fill(box(width: 20 + Double(added)).transformed(by: .translation(Double(dx), 0)), paint: .solid(Color(red: 0.2, green: 0.6, blue: 0.86)))
-        let mask = try masked.makeCoverageMask(box(width: 20))
-        // Columns 8 ... 14 of the narrow box (x 7 ... 15 in the canvas, mask origin 2) are straight.
-        let stretched = try #require(mask.stretched(inserting: insertions.map { (column: $0.0, count: $0.1) }, dx: dx, dy: 0))
-        #expect(stretched.width == mask.width + added)
-        try masked.fill(mask: stretched, x: 0, y: 0, color: Color(red: 0.2, green: 0.6, blue: 0.86))
-        #expect(CoverageMaskTests.largestDifference(direct, masked) <= 8)
+        let added = `case`.insertions.reduce(0) { $0 + $1.1 }
+        let wider = box(width: 20 + Double(added)).transformed(by: .translation(Double(`case`.dx), 0))
+        let color = Color(red: 0.2, green: 0.6, blue: 0.86)
+        var clipPath = Path()
+        clipPath.addEllipse(in: Rect(x: 4.3, y: 0.6, width: 40.5, height: 21.2))
+        for clipped in [false, true] {
+            let direct = try Canvas(width: 80, height: 24), masked = try Canvas(width: 80, height: 24)
+            for canvas in [direct, masked] {
+                if overDrawn { try canvas.fill(CoverageMaskTests.star(), paint: .solid(Color(red: 0.9, green: 0.2, blue: 0.1, alpha: 0.7))) }
+                if clipped { try canvas.pushClip(clipPath) }
+            }
+            if clipped {
+                try direct.fill(mask: try direct.makeCoverageMask(wider), x: 0, y: 0, color: color)
+            } else {
+                try direct.fill(wider, paint: .solid(color))
+            }
+            let mask = try masked.makeCoverageMask(box(width: 20))
+            // Columns 8 ... 14 of the narrow box (x 7 ... 15 in the canvas, mask origin 1 or 2) are straight.
+            let stretched = try #require(mask.stretched(inserting: `case`.insertions.map { (column: $0.0, count: $0.1) }, dx: `case`.dx, dy: 0))
+            #expect(stretched.width == mask.width + added)
+            #expect(stretched.stretched(inserting: [], dx: 0, dy: 0) == nil)
+            try masked.fill(mask: stretched, x: 0, y: 0, color: color)
+            #expect(CoverageMaskTests.largestDifference(direct, masked) <= 8, "clipped \(clipped)")
+        }
     }
 
     @Test func stretchingRefusesBadInsertions() throws {
