@@ -1,12 +1,16 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|price-tag-cold|callout|text-only|resolve|checksums]`:
+/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|price-tag-new-width|price-tag-batch|price-tag-cold|callout|text-only|resolve|checksums]`:
 /// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
-/// - `price-tag-cold`: the same with every shape rasterized on each render
-///   (the renderer keeps no shape masks), what a tag of a new width costs;
+/// - `price-tag-new-width`: "5200萬" on bodies of widths the renderer has
+///   not drawn (given widths, 140 to 239 pixels; fresh renderers, warmed);
+/// - `price-tag-batch`: the mean over a batch's 1,000 prices (100 to 99,999,
+///   log-uniform) drawn once each by a fresh renderer, first tags included;
+/// - `price-tag-cold`: the same as `price-tag` with every shape rasterized on
+///   each render (the renderer keeps no shape masks);
 /// - `callout` with a 140 x 100 picture and two lines of text at @2x;
 /// - `text-only` (only when asked for): the same price tags with the tag's and
 ///   the badge's shapes taken away, i.e. layout, text and canvas without fills.
@@ -54,6 +58,70 @@ func runMarkerBench(_ arguments: [String]) throws {
     let priceTags = (0..<(iterations + 20)).map { iteration in
         withLabel("\(5200 + iteration)萬", in: priceTag)
     }
+    // A batch's prices: 100 to 99,999, log-uniform from a fixed seed, each
+    // tag drawn once, in order, by a renderer that has drawn no tag before
+    // (its fonts loaded): what `pinmint batch` does per row. Timed as a mean,
+    // so that the tags whose widths come first (their shapes not yet kept)
+    // count in full.
+    let batchTags: [MarkerDescription] = {
+        var state: UInt64 = 0x5eed_0f_7a95
+        return (0..<max(iterations, 1000)).map { _ in
+            // SplitMix64.
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            z ^= z >> 31
+            let unit = Double(z >> 11) / Double(1 << 53)
+            return withLabel("\(Int(100 * pow(1000, unit)))萬", in: priceTag)
+        }
+    }()
+    func batchMean() throws -> (microseconds: Double, widths: Int) {
+        let fresh = try MarkerRenderer()
+        _ = try fresh.render(withoutShapes(withLabel("0123456789萬", in: priceTag)), scale: 2)
+        var widths: Set<Int> = []
+        let start = DispatchTime.now().uptimeNanoseconds
+        for tag in batchTags { widths.insert(try fresh.render(tag, scale: 2).metadata.width) }
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(batchTags.count), widths.count)
+    }
+    // Tags of a width the renderer has not drawn: "5200萬" on a body of a
+    // fixed width, 70 to 119.5 points by halves (140 to 239 pixels @2x; the
+    // tag is 140 by itself, so these are a third larger on average). Each
+    // renderer draws the hundred once, after ten tags of other widths
+    // (fonts, glyphs and its pools warmed, not timed).
+    let newWidthTags: [MarkerDescription] = (0..<100).map { step in
+        var tag = priceTag
+        tag.body.width = 70 + 0.5 * Double(step)
+        return tag
+    }
+    func newWidthMedian() throws -> (microseconds: Double, widths: Int) {
+        var samples: [Double] = []
+        while samples.count < iterations {
+            let fresh = try MarkerRenderer()
+            for step in 0..<10 {
+                var tag = priceTag
+                tag.body.width = 130 + Double(step)
+                _ = try fresh.render(tag, scale: 2)
+            }
+            for tag in newWidthTags {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try renderNewWidth(tag, by: fresh)
+                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            }
+        }
+        samples.sort()
+        return (samples[samples.count / 2], newWidthTags.count)
+    }
+    if only == "price-tag-new-width" {
+        let result = try newWidthMedian()
+        print(String(format: "  price tags of a new width (%d widths), median %8.2f µs", result.widths, result.microseconds))
+        return
+    }
+    if only == "price-tag-batch" {
+        let result = try batchMean()
+        print(String(format: "  price tags of a batch (%d prices, %d widths), mean %8.2f µs", batchTags.count, result.widths, result.microseconds))
+        return
+    }
     // The substitution must give what resolving gives (a price outside the timed ones).
     let substituted = try renderer.render(withLabel("9999萬", in: priceTag), scale: 2)
     let resolved = try renderer.render(try MarkerStyle.preset(named: "price-tag")!
@@ -95,26 +163,33 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  price-tag without its shapes (layout, text, canvas) @2x (%@) %8.2f µs", result.size, result.microseconds))
         return
     }
-    let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag, varying: priceTags)
+    let tag = only == "callout" ? (microseconds: 0, size: "-")
+        : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
     print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds))
     print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds))
     if let cairoCommand, only != "callout" {
-        // Alternated: cairo's shapes, then the whole price tag, `rounds` times.
-        // Also with every shape rasterized on each render (no kept shape masks):
-        // what a tag of a width not drawn before costs.
+        // Alternated: cairo's shapes, then the whole price tag, `rounds` times;
+        // also tags of widths not drawn before, a batch's tags, and the tag
+        // with every shape rasterized on each render (no kept shape masks).
         var ratios: [Double] = [], tags: [Double] = [], shapes: [Double] = []
         var coldRatios: [Double] = [], coldTags: [Double] = []
+        var batchRatios: [Double] = [], batchTimes: [Double] = [], batchWidths = 0
+        var newWidthRatios: [Double] = [], newWidthTimes: [Double] = []
         for _ in 0..<rounds {
             guard let cairo = try measureCairo(cairoCommand)["price-tag@2x"] else {
                 throw BenchError("cairo printed no time for price-tag@2x")
             }
             let ours = try median(priceTag, varying: priceTags).microseconds
+            let batch = try batchMean()
+            let newWidth = try newWidthMedian()
             renderer.reusesShapeMasks = false
             let cold = try median(priceTag, varying: priceTags).microseconds
             renderer.reusesShapeMasks = true
             ratios.append(ours / cairo); tags.append(ours); shapes.append(cairo)
+            newWidthRatios.append(newWidth.microseconds / cairo); newWidthTimes.append(newWidth.microseconds)
+            batchRatios.append(batch.microseconds / cairo); batchTimes.append(batch.microseconds); batchWidths = batch.widths
             coldRatios.append(cold / cairo); coldTags.append(cold)
         }
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -122,6 +197,10 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  alternated %d times: price tag %.2f µs, cairo's three shapes %.2f µs (medians)",
                      rounds, middle(tags), middle(shapes)))
         print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00); rounds: %@", middle(ratios), list(ratios)))
+        print(String(format: "  a tag of a width not drawn before (%d widths): %.2f µs, ratio %.2f; rounds: %@",
+                     newWidthTags.count, middle(newWidthTimes), middle(newWidthRatios), list(newWidthRatios)))
+        print(String(format: "  a batch's tags (%d prices, %d widths, fresh renderer; mean): %.2f µs, ratio %.2f; rounds: %@",
+                     batchTags.count, batchWidths, middle(batchTimes), middle(batchRatios), list(batchRatios)))
         print(String(format: "  shapes rasterized every render (no kept masks): %.2f µs, ratio %.2f; rounds: %@",
                      middle(coldTags), middle(coldRatios), list(coldRatios)))
     } else if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
@@ -198,4 +277,11 @@ private func printMarkerChecksums() throws {
             }
         }
     }
+}
+
+/// One timed render of `price-tag-new-width`, a function of its own so that
+/// callgrind can count it alone (`--toggle-collect='*renderNewWidth*'`).
+@inline(never)
+private func renderNewWidth(_ tag: MarkerDescription, by renderer: MarkerRenderer) throws {
+    _ = try renderer.render(tag, scale: 2)
 }
