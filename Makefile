@@ -53,9 +53,11 @@ demo: build
 	else echo "python3 not found: out/demo.html not written (the PNGs, sprite and index are in out/)"; fi
 
 # Render-only time per scene next to cairo's C API drawing the same scenes
-# (the two alternated five times, ratios are medians of the rounds);
-# then laying out and drawing the label "5200萬" (cold and warm glyph cache),
-# then whole markers (price tag, callout with a picture) against cairo's shapes.
+# (the two alternated ten times, each in a process of its own; ratios of each
+# side's fastest round, since these machines run a process at one of two
+# speeds); then laying out and drawing the label "5200萬" (cold and warm
+# glyph cache), then whole markers (price tags warm, of new widths, of a
+# batch, every shape rasterized; the callout with a picture) against cairo's shapes.
 bench: deps
 	@if ! pkg-config --exists cairo 2>/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcairo2-dev; \
@@ -64,9 +66,9 @@ bench: deps
 	$(SWIFT) build -c release --product PinmintBench
 	cc -O2 Benchmarks/cairo/bench_cairo.c $$(pkg-config --cflags --libs cairo) -o Benchmarks/.work/bench_cairo
 	$(RELEASE_BIN)/PinmintBench export Benchmarks/.work/scenes.replay
-	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 5
+	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 10
 	$(RELEASE_BIN)/PinmintBench text
-	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 5
+	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 15
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
 	$(MAKE) bench-batch

@@ -167,42 +167,35 @@ func runMarkerBench(_ arguments: [String]) throws {
         : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
-    print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds))
-    print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds))
+    if only != "callout" { print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds)) }
+    if only != "price-tag" { print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds)) }
     if let cairoCommand, only != "callout" {
-        // Alternated: cairo's shapes, then the whole price tag, `rounds` times;
-        // also tags of widths not drawn before, a batch's tags, and the tag
-        // with every shape rasterized on each render (no kept shape masks).
-        var ratios: [Double] = [], tags: [Double] = [], shapes: [Double] = []
-        var coldRatios: [Double] = [], coldTags: [Double] = []
-        var batchRatios: [Double] = [], batchTimes: [Double] = [], batchWidths = 0
-        var newWidthRatios: [Double] = [], newWidthTimes: [Double] = []
+        // Alternated `rounds` times: cairo's shapes, then the whole price tag,
+        // tags of widths not drawn before, a batch's tags and the tag with
+        // every shape rasterized on each render, each in a process of its
+        // own. Compared fastest round against fastest round: see `runInterleaved`.
+        let modes = ["price-tag", "price-tag-new-width", "price-tag-batch", "price-tag-cold"]
+        var times: [String: [Double]] = [:], cairoTimes: [Double] = []
         for _ in 0..<rounds {
-            guard let cairo = try measureCairo(cairoCommand)["price-tag@2x"] else {
+            guard let cairo = try measureProcess(cairoCommand)["price-tag@2x"] else {
                 throw BenchError("cairo printed no time for price-tag@2x")
             }
-            let ours = try median(priceTag, varying: priceTags).microseconds
-            let batch = try batchMean()
-            let newWidth = try newWidthMedian()
-            renderer.reusesShapeMasks = false
-            let cold = try median(priceTag, varying: priceTags).microseconds
-            renderer.reusesShapeMasks = true
-            ratios.append(ours / cairo); tags.append(ours); shapes.append(cairo)
-            newWidthRatios.append(newWidth.microseconds / cairo); newWidthTimes.append(newWidth.microseconds)
-            batchRatios.append(batch.microseconds / cairo); batchTimes.append(batch.microseconds); batchWidths = batch.widths
-            coldRatios.append(cold / cairo); coldTags.append(cold)
+            cairoTimes.append(cairo)
+            for mode in modes {
+                times[mode, default: []].append(try measureOwnProcess(["markers", "--only", mode, "--iterations", String(iterations)]))
+            }
         }
         func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func list(_ values: [Double]) -> String { values.map { String(format: "%.2f", $0) }.joined(separator: " ") }
-        print(String(format: "  alternated %d times: price tag %.2f µs, cairo's three shapes %.2f µs (medians)",
-                     rounds, middle(tags), middle(shapes)))
-        print(String(format: "  ratio price-tag / cairo shapes: %.2f (target <= 1.00); rounds: %@", middle(ratios), list(ratios)))
-        print(String(format: "  a tag of a width not drawn before (%d widths): %.2f µs, ratio %.2f; rounds: %@",
-                     newWidthTags.count, middle(newWidthTimes), middle(newWidthRatios), list(newWidthRatios)))
-        print(String(format: "  a batch's tags (%d prices, %d widths, fresh renderer; mean): %.2f µs, ratio %.2f; rounds: %@",
-                     batchTags.count, batchWidths, middle(batchTimes), middle(batchRatios), list(batchRatios)))
-        print(String(format: "  shapes rasterized every render (no kept masks): %.2f µs, ratio %.2f; rounds: %@",
-                     middle(coldTags), middle(coldRatios), list(coldRatios)))
+        print(String(format: "  alternated %d times, each in a process of its own; cairo's three shapes: fastest %.2f µs, median %.2f (%@)",
+                     rounds, cairoTimes.min()!, middle(cairoTimes), list(cairoTimes)))
+        for (mode, title) in zip(modes, ["price tag \"5200萬\" (target <= 1.00)", "a tag of a width not drawn before",
+                                         "a batch's tags (mean, first ones included)", "every shape rasterized on each render"]) {
+            let ours = times[mode]!
+            print(String(format: "  %@: fastest %.2f µs, ratio %.2f (median of the rounds' ratios %.2f; rounds %@)",
+                         title, ours.min()!, ours.min()! / cairoTimes.min()!,
+                         middle(zip(ours, cairoTimes).map { $0 / $1 }), list(ours)))
+        }
     } else if let baselineFile, let text = try? String(contentsOfFile: baselineFile, encoding: .utf8),
               let cairo = parseCairoMedians(text)["price-tag@2x"] {
         print(String(format: "  cairo: the price tag's three shapes, no text, @2x      %8.2f", cairo))
@@ -284,4 +277,22 @@ private func printMarkerChecksums() throws {
 @inline(never)
 private func renderNewWidth(_ tag: MarkerDescription, by renderer: MarkerRenderer) throws {
     _ = try renderer.render(tag, scale: 2)
+}
+
+/// Runs this program with `arguments` in a process of its own and returns
+/// the last number it prints (the µs of one `markers --only` measurement).
+func measureOwnProcess(_ arguments: [String]) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ownExecutable())
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let number = output.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap({ Double($0) }).last else {
+        throw BenchError("PinmintBench \(arguments.joined(separator: " ")) printed no time")
+    }
+    return number
 }
