@@ -171,8 +171,8 @@ func ownExecutable() -> String {
     return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? path
 }
 
-/// `times [--iterations N] [--scene PREFIX]`: every scene's median and
-/// minimum µs, one "NAME MEDIAN MIN" line each, as `bench_cairo` prints them.
+/// `times [--iterations N] [--scene PREFIX]`: every scene's median µs, one
+/// "NAME MEDIAN" line each (`bench_cairo` prints its minimum after them).
 func printTimes(iterations: Int, only: String?) throws {
     for scene in BenchScenes.all {
         for scale in scales {

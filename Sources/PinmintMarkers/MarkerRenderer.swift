@@ -29,14 +29,15 @@ public final class MarkerRenderer {
     /// The masks of bubbles at their narrowest, which wider ones are stretched
     /// from (see `BubbleGeometry.stretch`); within the bytes of `shapeMasks`.
     private var narrowBubbleMasks: [NarrowBubbleKey: CoverageMask] = [:]
-    /// Shapes asked for once and not yet kept as masks (see `shapeMask`). Bounded.
+    /// Shapes asked for once and not yet kept as masks (see `shapeMask`).
+    /// Bounded by count: a key holds its shape, path data included.
     private var shapesSeenOnce: Set<ShapeMaskKey> = []
-    static let maximumShapesSeenOnce = 4096
+    static let maximumShapesSeenOnce = 256
     /// Whether plain-colour background shapes are composited from the masks
     /// kept above (the default). When false every shape is rasterized on each
     /// render, for measuring what the masks save: the same pixels, but for
-    /// bubbles stretched from a narrower mask, whose values may differ by a
-    /// few 16-bit steps (at most 1 in 8 bits; see `BubbleStretchTests`).
+    /// bubbles stretched from a narrower mask, whose premultiplied values may
+    /// differ by a few 16-bit steps (at most 1 in 8 bits; see `BubbleStretchTests`).
     public var reusesShapeMasks = true
     /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
     static let maximumShapeMaskBytes = 8 << 20
@@ -175,25 +176,27 @@ public final class MarkerRenderer {
     /// `maximumShapeMaskBytes` the caches start again empty.
     func shapeMask(_ outline: ShapeOutline, of shape: Shape, in frame: Rect, scale: Double,
                    on canvas: Canvas) throws(RasterError) -> CoverageMask? {
-        let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.flatteningTolerance)
+        let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.fillFlatteningTolerance)
         if let cached = shapeMasks[key] { return cached }
         if case .bubble(let radius, let arrow) = shape,
            let stretch = BubbleGeometry(body: outline.body, radius: radius * scale, arrow: arrow, scale: scale)?.stretch() {
             // A bubble is its narrowest self with straight columns repeated
             // (a tag of a width not drawn before costs no rasterization). Always so, even the first time, so that a
             // bubble's pixels do not depend on what the renderer drew before.
-            let narrowKey = NarrowBubbleKey(geometry: stretch.narrow, tolerance: canvas.flatteningTolerance)
+            let narrowKey = NarrowBubbleKey(geometry: stretch.narrow, tolerance: canvas.fillFlatteningTolerance)
+            let cached = narrowBubbleMasks[narrowKey]
             let narrow: CoverageMask
-            if let cached = narrowBubbleMasks[narrowKey] {
-                narrow = cached
-            } else {
+            if let cached { narrow = cached } else {
                 narrow = try canvas.makeCoverageMask(stretch.narrow.localPath(), transform: stretch.narrow.toDevice)
-                keep(bytes: narrow.byteCount) { $0.narrowBubbleMasks[narrowKey] = narrow }
             }
             let insertions = stretch.insertions.map { (column: $0.column - narrow.originX, count: $0.count) }
-            // Kept too: it shares the narrow mask's coverage, so it costs only its row extents.
             if let mask = narrow.stretched(inserting: insertions, dx: stretch.dx, dy: stretch.dy) {
-                keep(bytes: mask.byteCount) { $0.shapeMasks[key] = mask }
+                // Kept too: it shares the narrow mask's coverage, so it costs only its row extents.
+                // Room for both first, so that making room cannot drop the narrow mask just kept.
+                makeRoom(for: mask.byteCount + (cached == nil ? narrow.byteCount : 0))
+                if cached == nil { narrowBubbleMasks[narrowKey] = narrow; shapeMaskBytes += narrow.byteCount }
+                shapeMasks[key] = mask
+                shapeMaskBytes += mask.byteCount
                 return mask
             }
         }
@@ -203,20 +206,18 @@ public final class MarkerRenderer {
             return nil
         }
         let mask = try canvas.makeCoverageMask(outline.path)
-        keep(bytes: mask.byteCount) { $0.shapeMasks[key] = mask }
+        makeRoom(for: mask.byteCount)
+        shapeMasks[key] = mask
+        shapeMaskBytes += mask.byteCount
         return mask
     }
 
-    /// Stores a mask with `store`, first emptying both mask caches when the
-    /// mask would take them past `maximumShapeMaskBytes`.
-    private func keep(bytes: Int, _ store: (MarkerRenderer) -> Void) {
-        if shapeMaskBytes + bytes > MarkerRenderer.maximumShapeMaskBytes {
-            shapeMasks.removeAll(keepingCapacity: true)
-            narrowBubbleMasks.removeAll(keepingCapacity: true)
-            shapeMaskBytes = 0
-        }
-        store(self)
-        shapeMaskBytes += bytes
+    /// Empties both mask caches when `bytes` more would take them past `maximumShapeMaskBytes`.
+    private func makeRoom(for bytes: Int) {
+        guard shapeMaskBytes + bytes > MarkerRenderer.maximumShapeMaskBytes else { return }
+        shapeMasks.removeAll(keepingCapacity: true)
+        narrowBubbleMasks.removeAll(keepingCapacity: true)
+        shapeMaskBytes = 0
     }
 
     func icon(_ file: String) throws(MarkerError) -> SVGDocument {

@@ -105,7 +105,7 @@ public struct CoverageMask: Sendable {
             added += insertion.count
         }
         let newWidth = width + added
-        guard newWidth <= Canvas.maximumSide, abs(dx) <= 1 << 40, abs(dy) <= 1 << 40 else { return nil }
+        guard newWidth <= Canvas.maximumSide, dx.magnitude <= 1 << 40, dy.magnitude <= 1 << 40 else { return nil }
         // A row's extents move right by the copies inserted strictly left of
         // them: copies of an extent's own column start where it started, and
         // copies inside a run of full coverage lengthen it.

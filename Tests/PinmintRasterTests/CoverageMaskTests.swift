@@ -131,6 +131,8 @@ import Testing
         #expect(mask.stretched(inserting: [(column: 1, count: -1)], dx: 0, dy: 0) == nil)
         #expect(mask.stretched(inserting: [(column: 1, count: Canvas.maximumSide)], dx: 0, dy: 0) == nil)
         #expect(mask.stretched(inserting: [], dx: Int.max, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [], dx: Int.min, dy: 0) == nil)
+        #expect(mask.stretched(inserting: [], dx: 0, dy: Int.min) == nil)
         let same = try #require(mask.stretched(inserting: [], dx: 2, dy: -1))
         #expect(same.width == mask.width && same.originX == mask.originX + 2 && same.originY == mask.originY - 1)
     }
