@@ -180,9 +180,10 @@ public final class MarkerRenderer {
         if let cached = shapeMasks[key] { return cached }
         if case .bubble(let radius, let arrow) = shape,
            let stretch = BubbleGeometry(body: outline.body, radius: radius * scale, arrow: arrow, scale: scale)?.stretch() {
-            // A bubble is its narrowest self with straight columns repeated
-            // (a tag of a width not drawn before costs no rasterization). Always so, even the first time, so that a
-            // bubble's pixels do not depend on what the renderer drew before.
+            // A bubble is its narrowest self with straight columns repeated (a
+            // tag of a width not drawn before costs no rasterization). Always
+            // so, even the first time, so that a bubble's pixels do not depend
+            // on what the renderer drew before.
             let narrowKey = NarrowBubbleKey(geometry: stretch.narrow, tolerance: canvas.fillFlatteningTolerance)
             let cached = narrowBubbleMasks[narrowKey]
             let narrow: CoverageMask

@@ -150,8 +150,8 @@ struct BubbleGeometry: Hashable {
     /// How to draw this bubble (arrow at the bottom or top, body at a whole
     /// pixel across) from a narrower one: `narrow` keeps one straight column
     /// (crossed only by the horizontal top and bottom) on each side of the
-    /// arrow that has any, `offset` is the whole-pixel move from the narrow
-    /// bubble's device position to this one's, and `insertions` repeat the
+    /// arrow that has any, (`dx`, `dy`) is the whole-pixel move from the
+    /// narrow bubble's device position to this one's, and `insertions` repeat the
     /// narrow bubble's straight columns (device columns, ascending) to give
     /// this width. Nil when the bubble cannot be stretched so: an arrow at
     /// the left or right, or a body off the pixel grid across.
