@@ -177,7 +177,17 @@ public final class MarkerRenderer {
     func shapeMask(_ outline: ShapeOutline, of shape: Shape, in frame: Rect, scale: Double,
                    on canvas: Canvas) throws(RasterError) -> CoverageMask? {
         let key = ShapeMaskKey(shape: OutlineKey(shape: shape, frame: frame, scale: scale), tolerance: canvas.fillFlatteningTolerance)
-        if let cached = shapeMasks[key] { return cached }
+        if let cached = shapeMasks[key] {
+            guard cached.isStretched else { return cached }
+            // A stretched mask asked for again: written out, it composites
+            // faster from now on (the same values, so the same pixels).
+            let plain = cached.materialized()
+            shapeMaskBytes -= cached.byteCount
+            makeRoom(for: plain.byteCount)
+            shapeMasks[key] = plain
+            shapeMaskBytes += plain.byteCount
+            return plain
+        }
         if case .bubble(let radius, let arrow) = shape,
            let stretch = BubbleGeometry(body: outline.body, radius: radius * scale, arrow: arrow, scale: scale)?.stretch() {
             // A bubble is its narrowest self with straight columns repeated (a

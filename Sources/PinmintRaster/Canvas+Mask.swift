@@ -43,28 +43,9 @@ public struct CoverageMask: Sendable {
     /// from, which holds it too.
     public var byteCount: Int { (repeats.isEmpty ? coverage.count * MemoryLayout<Float>.size : 0) + 16 * height }
 
-    /// The coverage of columns `start ..< end` (mask coordinates) of the
-    /// stored row `stored`: a pointer into it when no repeated column lies
-    /// inside (every range of a mask without repeats; the partly covered
-    /// ends of a stretched row), else the values gathered into `scratch`.
-    @inline(__always)
-    func coverage(row stored: UnsafePointer<Float>, from start: Int, to end: Int, repeats: UnsafeBufferPointer<ColumnRepeat>,
-                  scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
-        if repeats.isEmpty { return stored + start }
-        // Stored columns before item i are drawn `shift` further right; its copies follow them.
-        var shift = 0
-        for item in repeats {
-            let copiesStart = item.column &+ shift
-            if end <= copiesStart { return stored + (start &- shift) }
-            if start < copiesStart &+ item.count { return gather(row: stored, from: start, to: end, into: scratch) }
-            shift &+= item.count
-        }
-        return stored + (start &- shift)
-    }
-
-    /// Columns `start ..< end` with their repeated columns written out, into `target`.
+    /// Columns `start ..< end` of stored row `stored` with their repeated columns written out, into `target`.
     private func gather(row stored: UnsafePointer<Float>, from start: Int, to end: Int,
-                        into target: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+                        into target: UnsafeMutablePointer<Float>) {
         var shift = 0, column = 0
         for index in 0...repeats.count {
             // Stored columns column ..< next drawn from column + shift, then the copies of next.
@@ -79,7 +60,26 @@ public struct CoverageMask: Sendable {
             shift &+= copies
             column = next
         }
-        return UnsafePointer(target)
+    }
+
+    /// Whether the mask repeats columns of a coverage it shares (see `stretched`).
+    public var isStretched: Bool { !repeats.isEmpty }
+
+    /// The same mask with its repeated columns written out (what compositing
+    /// a stretched mask does first): the same values, for the memory of its
+    /// own coverage. A mask kept to be drawn again is best kept written out.
+    public func materialized() -> CoverageMask {
+        guard !repeats.isEmpty else { return self }
+        let values = [Float](unsafeUninitializedCapacity: width * height) { target, initialized in
+            coverage.withUnsafeBufferPointer { source in
+                for y in 0..<height {
+                    gather(row: source.baseAddress! + y * stride, from: 0, to: width, into: target.baseAddress! + y * width)
+                }
+            }
+            initialized = width * height
+        }
+        return CoverageMask(originX: originX, originY: originY, width: width, height: height, coverage: values,
+                            rowStarts: rowStarts, rowEnds: rowEnds, fullStarts: fullStarts, fullEnds: fullEnds)
     }
 
     /// This mask widened by repeating columns and moved by whole pixels:
@@ -91,10 +91,10 @@ public struct CoverageMask: Sendable {
     /// coverage of a pixel depends only on the outline inside it, so those
     /// columns are alike and the rest is the same coverage moved by whole
     /// pixels. The idea is the nine-patch image's (Android), for coverage.
-    /// The result shares this mask's coverage: stretching costs the row
-    /// extents, not a copy. Returns nil when an insertion is out of range,
-    /// the result would be wider than `Canvas.maximumSide`, or this mask is
-    /// stretched already.
+    /// The result shares this mask's coverage (stretching costs the row
+    /// extents; compositing writes it out, see `materialized`). Returns nil
+    /// when an insertion is out of range, the result would be wider than
+    /// `Canvas.maximumSide`, or this mask is stretched already.
     public func stretched(inserting insertions: [(column: Int, count: Int)], dx: Int, dy: Int) -> CoverageMask? {
         guard repeats.isEmpty else { return nil }
         var added = 0, previous = -1
@@ -189,6 +189,8 @@ extension Canvas {
         guard opacity.isFinite else { throw .nonFinite("opacity") }
         let premultiplied = Canvas.premultipliedFloat(color, opacity: opacity)
         guard premultiplied.w > 0, mask.width > 0 else { return }
+        // A stretched mask is written out first (its rows read like any mask's).
+        if mask.isStretched { return try fill(mask: mask.materialized(), x: x, y: y, color: color, opacity: opacity) }
         // A canvas and a mask are at most `maximumSide` wide: past this the mask cannot touch
         // the canvas, and within it `left + mask.width` cannot overflow.
         let reach = 4 * Canvas.maximumSide
@@ -201,19 +203,15 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)
-        // A stretched mask's ranges that hold repeated columns are gathered into `scratch`.
-        mask.coverage.withUnsafeBufferPointer { values in mask.repeats.withUnsafeBufferPointer { repeats in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: repeats.isEmpty ? 0 : mask.width) { scratch in
+        mask.coverage.withUnsafeBufferPointer { values in
             for row in area.y0..<area.y1 {
                 let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
                 let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
                 guard x1 > x0 else { continue }
-                let stored = values.baseAddress! + (row - top) * mask.stride
+                let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
                 let pixels = target.row(row) + x0 * 4
                 if let clip {
                     let overTransparent = target.prepareRow(row, writing: x0, x1)
-                    let source = mask.coverage(row: stored, from: x0 - left, to: x1 - left, repeats: repeats,
-                                               scratch: scratch.baseAddress!)
                     Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
                                           mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
                                           overTransparent: overTransparent)
@@ -231,12 +229,10 @@ extension Canvas {
                 let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
                 func composite(_ start: Int, _ end: Int) {
                     guard end > start else { return }
-                    let source = mask.coverage(row: stored, from: start - left, to: end - left, repeats: repeats,
-                                               scratch: scratch.baseAddress!)
                     if overTransparent {
-                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
                     } else {
-                        solid.blendOver(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                        solid.blendOver(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
                     }
                 }
                 composite(x0, fullStart)
@@ -246,7 +242,7 @@ extension Canvas {
                 composite(fullEnd, x1)
                 target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
             }
-        } } }
+        }
     }
 
 }

@@ -113,6 +113,8 @@ import Testing
             // Columns 8 ... 14 of the narrow box (x 7 ... 15 in the canvas, mask origin 1 or 2) are straight.
             let stretched = try #require(mask.stretched(inserting: `case`.insertions.map { (column: $0.0, count: $0.1) }, dx: `case`.dx, dy: 0))
             #expect(stretched.width == mask.width + added)
+            #expect(stretched.isStretched == (added > 0) && !stretched.materialized().isStretched)
+            #expect(stretched.materialized().width == stretched.width)
             #expect(stretched.stretched(inserting: [], dx: 0, dy: 0) == nil)
             try masked.fill(mask: stretched, x: 0, y: 0, color: color)
             #expect(CoverageMaskTests.largestDifference(direct, masked) <= 8, "clipped \(clipped)")
