@@ -43,6 +43,27 @@ public struct CoverageMask: Sendable {
     /// from, which holds it too.
     public var byteCount: Int { (repeats.isEmpty ? coverage.count * MemoryLayout<Float>.size : 0) + 16 * height }
 
+    /// The coverage of columns `start ..< end` (mask coordinates) of the
+    /// stored row `stored`: a pointer into it when no repeated column lies
+    /// inside (the partly covered ends of a stretched row), else the values
+    /// gathered into `scratch`.
+    @inline(__always)
+    func coverage(row stored: UnsafePointer<Float>, from start: Int, to end: Int, repeats: UnsafeBufferPointer<ColumnRepeat>,
+                  scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
+        // Stored columns before an item are drawn `shift` further right; its copies follow them.
+        var shift = 0
+        for item in repeats {
+            let copiesStart = item.column &+ shift
+            if end <= copiesStart { return stored + (start &- shift) }
+            if start < copiesStart &+ item.count {
+                gather(row: stored, from: start, to: end, into: scratch)
+                return UnsafePointer(scratch)
+            }
+            shift &+= item.count
+        }
+        return stored + (start &- shift)
+    }
+
     /// Columns `start ..< end` of stored row `stored` with their repeated columns written out, into `target`.
     private func gather(row stored: UnsafePointer<Float>, from start: Int, to end: Int,
                         into target: UnsafeMutablePointer<Float>) {
@@ -65,9 +86,9 @@ public struct CoverageMask: Sendable {
     /// Whether the mask repeats columns of a coverage it shares (see `stretched`).
     public var isStretched: Bool { !repeats.isEmpty }
 
-    /// The same mask with its repeated columns written out (what compositing
-    /// a stretched mask does first): the same values, for the memory of its
-    /// own coverage. A mask kept to be drawn again is best kept written out.
+    /// The same mask with its repeated columns written out: composited alike
+    /// and a little faster, for the memory of its own coverage. A mask drawn
+    /// once is best left stretched, one kept to be drawn again written out.
     public func materialized() -> CoverageMask {
         guard !repeats.isEmpty else { return self }
         let values = [Float](unsafeUninitializedCapacity: width * height) { target, initialized in
@@ -92,7 +113,7 @@ public struct CoverageMask: Sendable {
     /// columns are alike and the rest is the same coverage moved by whole
     /// pixels. The idea is the nine-patch image's (Android), for coverage.
     /// The result shares this mask's coverage (stretching costs the row
-    /// extents; compositing writes it out, see `materialized`). Returns nil
+    /// extents; compositing reads the copies in place). Returns nil
     /// when an insertion is out of range, the result would be wider than
     /// `Canvas.maximumSide`, or this mask is stretched already.
     public func stretched(inserting insertions: [(column: Int, count: Int)], dx: Int, dy: Int) -> CoverageMask? {
@@ -189,8 +210,6 @@ extension Canvas {
         guard opacity.isFinite else { throw .nonFinite("opacity") }
         let premultiplied = Canvas.premultipliedFloat(color, opacity: opacity)
         guard premultiplied.w > 0, mask.width > 0 else { return }
-        // A stretched mask is written out first (its rows read like any mask's).
-        if mask.isStretched { return try fill(mask: mask.materialized(), x: x, y: y, color: color, opacity: opacity) }
         // A canvas and a mask are at most `maximumSide` wide: past this the mask cannot touch
         // the canvas, and within it `left + mask.width` cannot overflow.
         let reach = 4 * Canvas.maximumSide
@@ -203,45 +222,71 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)
-        mask.coverage.withUnsafeBufferPointer { values in
-            for row in area.y0..<area.y1 {
-                let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
-                let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
-                guard x1 > x0 else { continue }
-                let source = values.baseAddress! + (row - top) * mask.width + (x0 - left)
-                let pixels = target.row(row) + x0 * 4
-                if let clip {
-                    let overTransparent = target.prepareRow(row, writing: x0, x1)
-                    Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
-                                          mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
-                                          overTransparent: overTransparent)
-                    continue
+        guard mask.isStretched else {
+            mask.coverage.withUnsafeBufferPointer { values in
+                let base = values.baseAddress!, width = mask.width
+                compositeRows(mask, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, _ in
+                    base + (row &* width &+ start)
                 }
-                // Unclipped: the partly covered pixels either side of the row's
-                // full run one by one (stored outright over a transparent row),
-                // the run as one fill or blend. The same values as compositing
-                // the whole row (`compositeSolid` also treats full pixels as runs).
-                // Over a transparent row every pixel of x0 ..< x1 is stored (zeros
-                // included), so a stale row (a new canvas's, or one cleared) is
-                // zeroed only outside them, not first in full.
-                let (overTransparent, mustOverwrite) = target.beginOverwrite(row, from: x0)
-                let fullStart = min(max(left + Int(mask.fullStarts[row - top]), x0), x1)
-                let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
-                func composite(_ start: Int, _ end: Int) {
-                    guard end > start else { return }
-                    if overTransparent {
-                        solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
-                    } else {
-                        solid.blendOver(pixels + (start - x0) * 4, coverage: source + (start - x0), count: end - start)
+            }
+            return
+        }
+        // A stretched mask's ranges that hold repeated columns are gathered into `scratch`.
+        mask.coverage.withUnsafeBufferPointer { values in
+            mask.repeats.withUnsafeBufferPointer { repeats in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: mask.width) { scratch in
+                    compositeRows(mask, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, end in
+                        mask.coverage(row: values.baseAddress! + row * mask.stride, from: start, to: end, repeats: repeats,
+                                      scratch: scratch.baseAddress!)
                     }
                 }
-                composite(x0, fullStart)
-                if fullEnd > fullStart {
-                    solid.run(pixels + (fullStart - x0) * 4, count: fullEnd - fullStart, overTransparent: overTransparent)
-                }
-                composite(fullEnd, x1)
-                target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
             }
+        }
+    }
+
+    /// `fill(mask:)`'s rows; `coverage(row, start, end)` gives the values of
+    /// mask row `row`, columns `start ..< end`.
+    @inline(__always)
+    private func compositeRows(_ mask: CoverageMask, left: Int, top: Int, area: PixelBounds, target: PixelBuffer,
+                               clip: ClipMask?, solid: SolidSource,
+                               coverage: (_ row: Int, _ start: Int, _ end: Int) -> UnsafePointer<Float>) {
+        for row in area.y0..<area.y1 {
+            let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
+            let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
+            guard x1 > x0 else { continue }
+            let pixels = target.row(row) + x0 * 4
+            if let clip {
+                let overTransparent = target.prepareRow(row, writing: x0, x1)
+                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: coverage(row - top, x0 - left, x1 - left), count: x1 - x0),
+                                      mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
+                                      overTransparent: overTransparent)
+                continue
+            }
+            // Unclipped: the partly covered pixels either side of the row's
+            // full run one by one (stored outright over a transparent row),
+            // the run as one fill or blend. The same values as compositing
+            // the whole row (`compositeSolid` also treats full pixels as runs).
+            // Over a transparent row every pixel of x0 ..< x1 is stored (zeros
+            // included), so a stale row (a new canvas's, or one cleared) is
+            // zeroed only outside them, not first in full.
+            let (overTransparent, mustOverwrite) = target.beginOverwrite(row, from: x0)
+            let fullStart = min(max(left + Int(mask.fullStarts[row - top]), x0), x1)
+            let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
+            func composite(_ start: Int, _ end: Int) {
+                guard end > start else { return }
+                let source = coverage(row - top, start - left, end - left)
+                if overTransparent {
+                    solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                } else {
+                    solid.blendOver(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                }
+            }
+            composite(x0, fullStart)
+            if fullEnd > fullStart {
+                solid.run(pixels + (fullStart - x0) * 4, count: fullEnd - fullStart, overTransparent: overTransparent)
+            }
+            composite(fullEnd, x1)
+            target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
         }
     }
 
