@@ -64,6 +64,7 @@ func runMarkerBench(_ arguments: [String]) throws {
     // so that the tags whose widths come first (their shapes not yet kept)
     // count in full.
     let batchTags: [MarkerDescription] = {
+        guard only == "price-tag-batch" || cairoCommand != nil else { return [] }
         var state: UInt64 = 0x5eed_0f_7a95
         return (0..<max(iterations, 1000)).map { _ in
             // SplitMix64.
@@ -163,8 +164,7 @@ func runMarkerBench(_ arguments: [String]) throws {
         print(String(format: "  price-tag without its shapes (layout, text, canvas) @2x (%@) %8.2f µs", result.size, result.microseconds))
         return
     }
-    let tag = only == "callout" ? (microseconds: 0, size: "-")
-        : try median(priceTag, varying: priceTags)
+    let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
     if only != "callout" { print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds)) }

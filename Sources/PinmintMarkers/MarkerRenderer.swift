@@ -183,9 +183,7 @@ public final class MarkerRenderer {
             // faster from now on (the same values, so the same pixels).
             let plain = cached.materialized()
             shapeMaskBytes -= cached.byteCount
-            makeRoom(for: plain.byteCount)
-            shapeMasks[key] = plain
-            shapeMaskBytes += plain.byteCount
+            keep(plain, for: key)
             return plain
         }
         if case .bubble(let radius, let arrow) = shape,
@@ -206,8 +204,7 @@ public final class MarkerRenderer {
                 // Room for both first, so that making room cannot drop the narrow mask just kept.
                 makeRoom(for: mask.byteCount + (cached == nil ? narrow.byteCount : 0))
                 if cached == nil { narrowBubbleMasks[narrowKey] = narrow; shapeMaskBytes += narrow.byteCount }
-                shapeMasks[key] = mask
-                shapeMaskBytes += mask.byteCount
+                keep(mask, for: key)
                 return mask
             }
         }
@@ -217,10 +214,15 @@ public final class MarkerRenderer {
             return nil
         }
         let mask = try canvas.makeCoverageMask(outline.path)
+        keep(mask, for: key)
+        return mask
+    }
+
+    /// Keeps `mask` as `key`'s, within `maximumShapeMaskBytes`.
+    private func keep(_ mask: CoverageMask, for key: ShapeMaskKey) {
         makeRoom(for: mask.byteCount)
         shapeMasks[key] = mask
         shapeMaskBytes += mask.byteCount
-        return mask
     }
 
     /// Empties both mask caches when `bytes` more would take them past `maximumShapeMaskBytes`.

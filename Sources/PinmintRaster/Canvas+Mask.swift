@@ -48,7 +48,7 @@ public struct CoverageMask: Sendable {
     /// inside (the partly covered ends of a stretched row), else the values
     /// gathered into `scratch`.
     @inline(__always)
-    func coverage(row stored: UnsafePointer<Float>, from start: Int, to end: Int, repeats: UnsafeBufferPointer<ColumnRepeat>,
+    fileprivate func coverage(row stored: UnsafePointer<Float>, from start: Int, to end: Int, repeats: UnsafeBufferPointer<ColumnRepeat>,
                   scratch: UnsafeMutablePointer<Float>) -> UnsafePointer<Float> {
         // Stored columns before an item are drawn `shift` further right; its copies follow them.
         var shift = 0
@@ -257,7 +257,8 @@ extension Canvas {
             let pixels = target.row(row) + x0 * 4
             if let clip {
                 let overTransparent = target.prepareRow(row, writing: x0, x1)
-                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: coverage(row - top, x0 - left, x1 - left), count: x1 - x0),
+                let source = coverage(row - top, x0 - left, x1 - left)
+                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
                                       mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
                                       overTransparent: overTransparent)
                 continue
@@ -289,5 +290,4 @@ extension Canvas {
             target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
         }
     }
-
 }
