@@ -32,6 +32,7 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         }
         do {
             let value = try JSONDecoder().decode(JSONValue.self, from: data)
+            if let problem = JSONValue.trailingCommaProblem(data) { throw MarkerError(input: name, problem: "not valid JSON: " + problem) }
             try value.checkDepth(name: name, depth: 0)
             return value
         } catch let error as MarkerError {
@@ -88,6 +89,34 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         } catch {
             return sentenceFragment((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "")
         }
+    }
+
+    /// Foundation's decoder accepts a comma before a closing `]` or `}`
+    /// (`{"label": "5200",}`), which JSON (RFC 8259) does not: what is
+    /// wrong with the first one in `bytes`, for a message after "not valid
+    /// JSON: " ("a comma before the closing } at character 35", counted
+    /// from 1 in bytes, like the decoder's own positions); nil when there is
+    /// none. Call it on text the decoder accepted: strings are skipped by
+    /// their quotes and escapes, which that text balances.
+    public static func trailingCommaProblem<Bytes: Collection>(_ bytes: Bytes) -> String?
+    where Bytes.Element == UInt8 {
+        var inString = false, escaped = false
+        var comma: Int?
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true; comma = nil
+            case UInt8(ascii: ","): comma = offset
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if let comma { return "a comma before the closing \(Character(Unicode.Scalar(byte))) at character \(comma + 1)" }
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default: comma = nil
+            }
+        }
+        return nil
     }
 
     /// "Unexpected end of file." as "unexpected end of file", to follow a colon; nil when empty.

@@ -266,6 +266,9 @@ enum JSONRow {
             if let number = outOfRangeNumber(bytes) { return .malformed(line: line, problem: numberProblem(number)) }
             return .malformed(line: line, problem: invalidJSON(bytes, error: error))
         }
+        if let problem = JSONValue.trailingCommaProblem(bytes) {
+            return .malformed(line: line, problem: "not valid JSON: " + problem)
+        }
         guard case .object(let members) = value else {
             return .malformed(line: line, problem: "the \(what) is \(value.typeName), not a JSON object")
         }

@@ -13,6 +13,10 @@ struct GeoJSONScanner {
     private var finished = false
     /// The 0-based index in the features array of the next element.
     private var featureIndex = 0
+    /// Whether a comma is due before the next element (one has been read):
+    /// elements are separated by exactly one comma, none before the first
+    /// or the closing `]`.
+    private var commaDue = false
 
     mutating func next(_ stream: ByteStream, input: String) throws(SpriteError) -> DataRowResult? {
         if finished { return nil }
@@ -32,12 +36,28 @@ struct GeoJSONScanner {
             guard let byte = stream.peekByte() else {
                 throw SpriteError(input: input, line: stream.line, problem: "the file ends inside the features array")
             }
-            if byte == UInt8(ascii: ",") { _ = stream.nextByte(); continue }
+            if byte == UInt8(ascii: ",") {
+                guard commaDue else {
+                    throw SpriteError(input: input, line: stream.line, problem: featureIndex == 0
+                                      ? "a comma before the first feature of the features array"
+                                      : "two commas after features[\(featureIndex - 1)]")
+                }
+                _ = stream.nextByte()
+                commaDue = false
+                skipSpace(stream)
+                if stream.peekByte() == UInt8(ascii: "]") {
+                    throw SpriteError(input: input, line: stream.line, problem: "a comma before the closing ] of the features array")
+                }
+                continue
+            }
             if byte == UInt8(ascii: "]") {
                 _ = stream.nextByte()
                 finished = true
                 return nil
             }
+            // (An element runs to the next comma or `]` at its own depth, so one
+            // always follows it: `commaDue` is set, never found set here.)
+            commaDue = true
             let line = stream.line, path = "features[\(featureIndex)]"
             featureIndex += 1
             let element = try readElement(stream, input: input)
@@ -146,6 +166,7 @@ struct GeoJSONScanner {
             if let number = JSONRow.outOfRangeNumber(bytes) { return malformed(path, JSONRow.numberProblem(number)) }
             return malformed(path, JSONRow.invalidJSON(bytes, error: error))
         }
+        if let problem = JSONValue.trailingCommaProblem(bytes) { return malformed(path, "not valid JSON: " + problem) }
         guard case .object(let feature) = value else {
             return malformed(path, "expected a Feature object, found \(value.typeName)")
         }

@@ -70,6 +70,9 @@ import Testing
         (##"{"marker": [1]}"##, "test.json: marker: expected a part (an object), found an array"),
         (##"{"marker": {"type": "box"}, "variants": {}}"##, "test.json: variants: give either 'marker' or 'variants'"),
         (##"{"marker": {"type": "box"}"##, "test.json: not valid JSON: unexpected end of file"),
+        // Foundation's decoder accepts a trailing comma; JSON does not (a comma inside a string is text).
+        (##"{"marker": {"type": "text", "text": "a,}",},}"##, "test.json: not valid JSON: a comma before the closing } at character 42"),
+        (##"{"marker": {"type": "box", "padding": [1, 2 ,]}}"##, "test.json: not valid JSON: a comma before the closing ] at character 45"),
         (##"{"options": [{"name": "x", "type": "number", "range": [0, 1], "default": 5}], "marker": {"type": "box"}}"##,
          "test.json: options[0].default: 5 is out of range (0...1)"),
         (##"{"options": [{"name": "meta", "type": "text", "default": ""}], "marker": {"type": "box"}}"##,

@@ -103,6 +103,9 @@ struct JSONRowTests {
         (#"{"id": "c""#, "not valid JSON: unexpected end of file during JSON parse"),
         (#"{"id": "d", "price": }"#, "not valid JSON: invalid value around character 21"),
         (#""just text""#, "the line is a string, not a JSON object"),
+        // Foundation's decoder accepts trailing commas; JSON does not.
+        (#"{"id": "e", "tags": [1, 2 ,] }"#, "not valid JSON: a comma before the closing ] at character 27"),
+        (#"{"id": "f", "n": "a,}",}"#, "not valid JSON: a comma before the closing } at character 23"),
     ])
     func malformedJSONLineSaysWhy(_ line: String, _ problem: String) throws {
         #expect(try readAll("{\"id\": \"a\"}\n\(line)\n{\"id\": \"b\"}\n", name: "rows.jsonl") == ["1 id=a", "2 ! \(problem)", "3 id=b"])
@@ -117,6 +120,7 @@ struct JSONRowTests {
         (#"{"properties": {}}"#, "features[1].type: missing (a feature's type is \"Feature\")"),
         (#"{"type": "Feature", "properties": {"id": "\u0000"}}"#, "features[1].properties: field 'id' holds a NUL character (\\u0000)"),
         (#"[1, 2]"#, "features[1]: expected a Feature object, found an array"),
+        (#"{"type": "Feature", "properties": {"id": "c",}}"#, "features[1]: not valid JSON: a comma before the closing } at character 45"),
     ])
     func malformedFeatureNamesItsPlace(_ feature: String, _ problem: String) throws {
         let text = """
@@ -133,7 +137,11 @@ struct JSONRowTests {
     @Test func notAFeatureCollection() throws {
         for (text, problem) in [("[1, 2]", "not a GeoJSON object"), ("{\"type\": \"Feature\", \"properties\": {}}", "a GeoJSON Feature"),
                                 ("{\"type\": \"FeatureCollection\"}", "no \"features\" array"),
-                                ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\"", "ends inside the feature")] {
+                                ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\"", "ends inside the feature"),
+                                // The features array's own commas: exactly one between elements.
+                                ("{\"type\": \"FeatureCollection\", \"features\": [,{\"type\": \"Feature\"}]}", "a comma before the first feature"),
+                                ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\"},,{}]}", "two commas after features[0]"),
+                                ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\"}, ]}", "a comma before the closing ]")] {
             do {
                 _ = try readAll(text, name: "x.geojson")
                 Issue.record("accepted \(text)")
