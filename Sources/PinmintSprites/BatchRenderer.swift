@@ -149,6 +149,12 @@ public final class BatchRenderer: @unchecked Sendable {
                 }
             }
         }
+        // The first worker's renderer is made before anything is written, so
+        // that fonts which cannot load ($PINMINT_FONTS naming no folder)
+        // stop the batch without leaving an empty output folder behind. Only
+        // worker 0 uses it once the workers start (not Sendable, not shared).
+        nonisolated(unsafe) let firstRenderer = LazyRenderer(fontFolders: configuration.fontFolders)
+        _ = try firstRenderer.get()
         try Self.makeFolder(configuration.outputFolder)
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
@@ -158,8 +164,8 @@ public final class BatchRenderer: @unchecked Sendable {
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
                                   index: index)
         let recipeBase = recipeBase(), dataName = reader.input
-        DispatchQueue.concurrentPerform(iterations: configuration.jobs) { _ in
-            let renderer = LazyRenderer(fontFolders: configuration.fontFolders)
+        DispatchQueue.concurrentPerform(iterations: configuration.jobs) { worker in
+            let renderer = worker == 0 ? firstRenderer : LazyRenderer(fontFolders: configuration.fontFolders)
             while let job = state.nextJob(configuration: configuration) {
                 let outcome: RowOutcome
                 switch job.work {
