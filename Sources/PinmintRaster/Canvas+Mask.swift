@@ -17,25 +17,26 @@ public struct CoverageMask: Sendable {
     /// Columns drawn more than once (see `stretched`), ascending: per item,
     /// `count` copies of stored column `column` go in before it. Mostly none.
     let repeats: [ColumnRepeat]
-    /// Per row, the columns `start ..< end` (mask coordinates) outside which
-    /// coverage is 0: compositing skips the rest of the row.
-    let rowStarts: [Int32], rowEnds: [Int32]
-    /// Per row, the longest run `start ..< end` (mask coordinates) of fully
-    /// covered pixels (coverage ≥ 1), empty when there is none: compositing
-    /// stores or blends it as one run instead of testing each pixel.
-    let fullStarts: [Int32], fullEnds: [Int32]
+    /// Per row y, four values at `4y ..< 4y + 4` (mask coordinates): the
+    /// columns `start ..< end` outside which coverage is 0 (compositing
+    /// skips the rest of the row), then the longest run `fullStart ..<
+    /// fullEnd` of fully covered pixels (coverage ≥ 1; empty when there is
+    /// none), which compositing stores or blends as one run instead of
+    /// testing each pixel. One array, not four: a copy of a mask (the glyph
+    /// and shape caches hand them out) retains each of its arrays, atomically.
+    let extents: [Int32]
+    static let start = 0, end = 1, fullStart = 2, fullEnd = 3
 
     struct ColumnRepeat: Sendable {
         let column: Int, count: Int
     }
 
     init(originX: Int, originY: Int, width: Int, height: Int, coverage: [Float], stride: Int? = nil,
-         repeats: [ColumnRepeat] = [], rowStarts: [Int32], rowEnds: [Int32], fullStarts: [Int32], fullEnds: [Int32]) {
+         repeats: [ColumnRepeat] = [], extents: [Int32]) {
         self.originX = originX; self.originY = originY
         self.width = width; self.height = height
         self.coverage = coverage; self.stride = stride ?? width; self.repeats = repeats
-        self.rowStarts = rowStarts; self.rowEnds = rowEnds
-        self.fullStarts = fullStarts; self.fullEnds = fullEnds
+        self.extents = extents
     }
 
     /// Bytes held, for caches that bound their memory. A stretched mask
@@ -100,7 +101,7 @@ public struct CoverageMask: Sendable {
             initialized = width * height
         }
         return CoverageMask(originX: originX, originY: originY, width: width, height: height, coverage: values,
-                            rowStarts: rowStarts, rowEnds: rowEnds, fullStarts: fullStarts, fullEnds: fullEnds)
+                            extents: extents)
     }
 
     /// This mask widened by repeating columns and moved by whole pixels:
@@ -132,25 +133,21 @@ public struct CoverageMask: Sendable {
         // copies inside a run of full coverage lengthen it.
         let kept = insertions.filter { $0.count > 0 }
         let columns = kept.map { Int32($0.column) }, counts = kept.map { Int32($0.count) }
-        func moved(_ values: [Int32]) -> [Int32] {
-            [Int32](unsafeUninitializedCapacity: values.count) { target, initialized in
-                values.withUnsafeBufferPointer { values in
-                    for index in 0..<values.count {
-                        let value = values[index]
-                        var shifted = value
-                        for item in 0..<columns.count where columns[item] < value { shifted &+= counts[item] }
-                        target[index] = shifted
-                    }
+        let moved = [Int32](unsafeUninitializedCapacity: extents.count) { target, initialized in
+            extents.withUnsafeBufferPointer { values in
+                for index in 0..<values.count {
+                    let value = values[index]
+                    var shifted = value
+                    for item in 0..<columns.count where columns[item] < value { shifted &+= counts[item] }
+                    target[index] = shifted
                 }
-                initialized = values.count
             }
+            initialized = extents.count
         }
         // The coverage is shared: compositing reads the repeated columns from it.
         return CoverageMask(originX: originX + dx, originY: originY + dy, width: newWidth, height: height,
                             coverage: coverage, stride: stride,
-                            repeats: kept.map { ColumnRepeat(column: $0.column, count: $0.count) },
-                            rowStarts: moved(rowStarts), rowEnds: moved(rowEnds),
-                            fullStarts: moved(fullStarts), fullEnds: moved(fullEnds))
+                            repeats: kept.map { ColumnRepeat(column: $0.column, count: $0.count) }, extents: moved)
     }
 }
 
@@ -167,8 +164,7 @@ extension Canvas {
         try Canvas.validate(device: polylines)
         guard let bounds = Canvas.deviceBounds(of: polylines), !bounds.isEmpty,
               bounds.x1 - bounds.x0 <= Canvas.maximumSide, bounds.y1 - bounds.y0 <= Canvas.maximumSide else {
-            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], rowStarts: [], rowEnds: [],
-                                fullStarts: [], fullEnds: [])
+            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0, coverage: [], extents: [])
         }
         let width = bounds.x1 - bounds.x0, height = bounds.y1 - bounds.y0
         var coverage = [Float](repeating: 0, count: width * height)
@@ -179,27 +175,28 @@ extension Canvas {
             }
         }
         try charge(rasterizer.lastWork)
-        var rowStarts = [Int32](repeating: 0, count: height), rowEnds = [Int32](repeating: 0, count: height)
-        var fullStarts = [Int32](repeating: 0, count: height), fullEnds = [Int32](repeating: 0, count: height)
+        var extents = [Int32](repeating: 0, count: 4 * height)
         for y in 0..<height {
             let row = coverage[(y * width)..<((y + 1) * width)]
             guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { continue }
-            rowStarts[y] = Int32(first - y * width)
-            rowEnds[y] = Int32(last - y * width + 1)
+            extents[4 * y + CoverageMask.start] = Int32(first - y * width)
+            extents[4 * y + CoverageMask.end] = Int32(last - y * width + 1)
             // The longest run of full coverage.
-            var x = first
+            var x = first, longest = 0
             while x <= last {
                 guard row[x] >= 1 else { x += 1; continue }
                 var end = x + 1
                 while end <= last && row[end] >= 1 { end += 1 }
-                if end - x > Int(fullEnds[y] - fullStarts[y]) {
-                    fullStarts[y] = Int32(x - y * width); fullEnds[y] = Int32(end - y * width)
+                if end - x > longest {
+                    longest = end - x
+                    extents[4 * y + CoverageMask.fullStart] = Int32(x - y * width)
+                    extents[4 * y + CoverageMask.fullEnd] = Int32(end - y * width)
                 }
                 x = end
             }
         }
         return CoverageMask(originX: bounds.x0, originY: bounds.y0, width: width, height: height, coverage: coverage,
-                            rowStarts: rowStarts, rowEnds: rowEnds, fullStarts: fullStarts, fullEnds: fullEnds)
+                            extents: extents)
     }
 
     /// Composites `color` (× `opacity`) through `mask`, moved by whole device
@@ -222,37 +219,42 @@ extension Canvas {
         let target = layers[layers.count - 1]
         let clip = clips.last
         let solid = SolidSource(color: premultiplied, blend: .sourceOver)
-        guard mask.isStretched else {
-            mask.coverage.withUnsafeBufferPointer { values in
-                let base = values.baseAddress!, width = mask.width
-                compositeRows(mask, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, _ in
-                    base + (row &* width &+ start)
+        mask.extents.withUnsafeBufferPointer { extents in
+            let extents = extents.baseAddress!
+            guard mask.isStretched else {
+                mask.coverage.withUnsafeBufferPointer { values in
+                    let base = values.baseAddress!, width = mask.width
+                    compositeRows(extents, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, _ in
+                        base + (row &* width &+ start)
+                    }
                 }
+                return
             }
-            return
-        }
-        // A stretched mask's ranges that hold repeated columns are gathered into `scratch`.
-        mask.coverage.withUnsafeBufferPointer { values in
-            mask.repeats.withUnsafeBufferPointer { repeats in
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: mask.width) { scratch in
-                    compositeRows(mask, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, end in
-                        mask.coverage(row: values.baseAddress! + row * mask.stride, from: start, to: end, repeats: repeats,
-                                      scratch: scratch.baseAddress!)
+            // A stretched mask's ranges that hold repeated columns are gathered into `scratch`.
+            mask.coverage.withUnsafeBufferPointer { values in
+                mask.repeats.withUnsafeBufferPointer { repeats in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: mask.width) { scratch in
+                        compositeRows(extents, left: left, top: top, area: area, target: target, clip: clip, solid: solid) { row, start, end in
+                            mask.coverage(row: values.baseAddress! + row * mask.stride, from: start, to: end, repeats: repeats,
+                                          scratch: scratch.baseAddress!)
+                        }
                     }
                 }
             }
         }
     }
 
-    /// `fill(mask:)`'s rows; `coverage(row, start, end)` gives the values of
-    /// mask row `row`, columns `start ..< end`.
+    /// `fill(mask:)`'s rows, whose extents are `extents` (see
+    /// `CoverageMask.extents`); `coverage(row, start, end)` gives the values
+    /// of mask row `row`, columns `start ..< end`.
     @inline(__always)
-    private func compositeRows(_ mask: CoverageMask, left: Int, top: Int, area: PixelBounds, target: PixelBuffer,
+    private func compositeRows(_ extents: UnsafePointer<Int32>, left: Int, top: Int, area: PixelBounds, target: PixelBuffer,
                                clip: ClipMask?, solid: SolidSource,
                                coverage: (_ row: Int, _ start: Int, _ end: Int) -> UnsafePointer<Float>) {
         for row in area.y0..<area.y1 {
-            let x0 = max(area.x0, left + Int(mask.rowStarts[row - top]))
-            let x1 = min(area.x1, left + Int(mask.rowEnds[row - top]))
+            let rowExtents = extents + 4 &* (row &- top)
+            let x0 = max(area.x0, left + Int(rowExtents[CoverageMask.start]))
+            let x1 = min(area.x1, left + Int(rowExtents[CoverageMask.end]))
             guard x1 > x0 else { continue }
             let pixels = target.row(row) + x0 * 4
             if let clip {
@@ -271,8 +273,8 @@ extension Canvas {
             // included), so a stale row (a new canvas's, or one cleared) is
             // zeroed only outside them, not first in full.
             let (overTransparent, mustOverwrite) = target.beginOverwrite(row, from: x0)
-            let fullStart = min(max(left + Int(mask.fullStarts[row - top]), x0), x1)
-            let fullEnd = max(min(left + Int(mask.fullEnds[row - top]), x1), fullStart)
+            let fullStart = min(max(left + Int(rowExtents[CoverageMask.fullStart]), x0), x1)
+            let fullEnd = max(min(left + Int(rowExtents[CoverageMask.fullEnd]), x1), fullStart)
             func composite(_ start: Int, _ end: Int) {
                 guard end > start else { return }
                 let source = coverage(row - top, start - left, end - left)

@@ -252,12 +252,31 @@ public final class Canvas {
 
     // Scratch state reused by every drawing operation; from the previous
     // canvas that was deinitialised, when there was one (see `DrawingScratch`).
-    var rasterizer: CoverageRasterizer
-    var polylines: Polylines
-    var stroker: Stroker
-    var shadeRow: [SIMD4<Float>]
-    var shadowAlpha: [Float]
-    var shadowScratch: [Float]
+    private let scratch: DrawingScratch
+    var rasterizer: CoverageRasterizer {
+        _read { yield scratch.rasterizer }
+        _modify { yield &scratch.rasterizer }
+    }
+    var polylines: Polylines {
+        _read { yield scratch.polylines }
+        _modify { yield &scratch.polylines }
+    }
+    var stroker: Stroker {
+        _read { yield scratch.stroker }
+        _modify { yield &scratch.stroker }
+    }
+    var shadeRow: [SIMD4<Float>] {
+        _read { yield scratch.shadeRow }
+        _modify { yield &scratch.shadeRow }
+    }
+    var shadowAlpha: [Float] {
+        _read { yield scratch.shadowAlpha }
+        _modify { yield &scratch.shadowAlpha }
+    }
+    var shadowScratch: [Float] {
+        _read { yield scratch.shadowScratch }
+        _modify { yield &scratch.shadowScratch }
+    }
     /// Solid unclipped fills write pixels as the rasterizer delivers spans;
     /// false sends them through the span list instead (the reference path, for tests).
     var writesSolidRowsDirectly = true
@@ -278,21 +297,13 @@ public final class Canvas {
         self.width = width
         self.height = height
         layers = [PixelBuffer(width: width, height: height)]
-        let scratch = DrawingScratch.take()
-        rasterizer = scratch.rasterizer
-        rasterizer.workLimit = workLimit
-        polylines = scratch.polylines
-        polylines.maximumPointCount = Canvas.maximumPathPointCount
-        stroker = scratch.stroker
-        shadeRow = scratch.shadeRow
-        shadowAlpha = scratch.shadowAlpha
-        shadowScratch = scratch.shadowScratch
+        scratch = DrawingScratch.take()
+        scratch.rasterizer.workLimit = workLimit
+        scratch.polylines.maximumPointCount = Canvas.maximumPathPointCount
     }
 
     deinit {
-        DrawingScratch.recycle(DrawingScratch(rasterizer: rasterizer, polylines: polylines, stroker: stroker,
-                                              shadeRow: shadeRow, shadowAlpha: shadowAlpha,
-                                              shadowScratch: shadowScratch))
+        DrawingScratch.recycle(scratch)
     }
 
     /// The pixels of the whole canvas.

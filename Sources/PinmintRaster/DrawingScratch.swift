@@ -10,10 +10,15 @@ import Synchronization
 /// again for each marker: for a price tag at @2x that was about 5 % of its
 /// instructions, before counting the page faults of fresh memory.
 ///
+/// A class, so that a canvas takes a set from the pool and gives it back
+/// as one reference: as a struct, moving its two dozen arrays in and out of
+/// the canvas's own properties took about a hundred atomic retains and
+/// releases per canvas (a marker renders on a new canvas every time).
+///
 /// `@unchecked Sendable`: a set is owned by one canvas at a time (its
 /// buffers referenced by nothing else) and moves whole between threads
 /// through the pool's lock.
-struct DrawingScratch: @unchecked Sendable {
+final class DrawingScratch: @unchecked Sendable {
     var rasterizer = CoverageRasterizer()
     var polylines = Polylines()
     var stroker = Stroker()
