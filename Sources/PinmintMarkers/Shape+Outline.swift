@@ -3,13 +3,47 @@ import PinmintGeometry
 
 /// The outline of a shape in a frame, in device pixels.
 struct ShapeOutline {
-    var path: Path
+    /// The outline as a path. A bubble's is made when first asked for: one
+    /// drawn from its stretched mask (a tag of a new width) needs only the
+    /// body, tip and pieces, and building its path took about 14K
+    /// instructions, a twelfth of a tag.
+    var path: Path { source.path }
+    private let source: PathSource
     /// Where the children go: the frame without the pointer.
     var body: Rect
     /// The pointer's tip (bubble arrow, teardrop point), if the shape has one.
     var tip: Point?
     /// Rectangles that cover the shape: the body and the pointer's bounds.
     var pieces: [Rect]
+
+    init(path: Path, body: Rect, tip: Point?, pieces: [Rect]) {
+        source = PathSource(path)
+        self.body = body; self.tip = tip; self.pieces = pieces
+    }
+
+    /// An outline whose path `make` builds on first use (once: copies share it).
+    init(body: Rect, tip: Point?, pieces: [Rect], path make: @escaping () -> Path) {
+        source = PathSource(make)
+        self.body = body; self.tip = tip; self.pieces = pieces
+    }
+
+    /// A path made at most once, when first read. Outlines belong to one
+    /// renderer, which one thread uses at a time.
+    private final class PathSource {
+        private var made: Path?
+        private var make: (() -> Path)?
+
+        init(_ path: Path) { made = path }
+        init(_ make: @escaping () -> Path) { self.make = make }
+
+        var path: Path {
+            if let made { return made }
+            let path = make!()
+            made = path
+            make = nil
+            return path
+        }
+    }
 }
 
 extension Shape {
@@ -59,7 +93,7 @@ extension Shape {
         let tip = toDevice.apply(Point(g.tipX, g.h + g.arrowHeight))
         let arrowBounds = Rect(corner: toDevice.apply(Point(min(g.tipX, g.baseX - g.halfWidth), g.h)),
                                toDevice.apply(Point(max(g.tipX, g.baseX + g.halfWidth), g.h + g.arrowHeight)))
-        return ShapeOutline(path: g.localPath().transformed(by: toDevice), body: body, tip: tip, pieces: [body, arrowBounds])
+        return ShapeOutline(body: body, tip: tip, pieces: [body, arrowBounds]) { g.localPath().transformed(by: toDevice) }
     }
 
     /// The classic map pin: a circle in `head` and the two lines tangent to
