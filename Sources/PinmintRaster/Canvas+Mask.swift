@@ -132,17 +132,24 @@ public struct CoverageMask: Sendable {
         // them: copies of an extent's own column start where it started, and
         // copies inside a run of full coverage lengthen it.
         let kept = insertions.filter { $0.count > 0 }
-        let columns = kept.map { Int32($0.column) }, counts = kept.map { Int32($0.count) }
-        let moved = [Int32](unsafeUninitializedCapacity: extents.count) { target, initialized in
-            extents.withUnsafeBufferPointer { values in
-                for index in 0..<values.count {
-                    let value = values[index]
-                    var shifted = value
-                    for item in 0..<columns.count where columns[item] < value { shifted &+= counts[item] }
-                    target[index] = shifted
-                }
+        // Extents are columns 0 ... width: how far each moves, looked up
+        // (a tag's body has a few hundred extents and a few insertions).
+        let moved = withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 1) { shifts in
+            var shift: Int32 = 0, item = 0
+            for column in 0...width {
+                shifts[column] = shift
+                // Copies inserted before `column` move the columns after it.
+                while item < kept.count && kept[item].column == column { shift &+= Int32(kept[item].count); item += 1 }
             }
-            initialized = extents.count
+            return [Int32](unsafeUninitializedCapacity: extents.count) { target, initialized in
+                extents.withUnsafeBufferPointer { values in
+                    for index in 0..<values.count {
+                        let value = values[index]
+                        target[index] = value &+ shifts[min(max(Int(value), 0), width)]
+                    }
+                }
+                initialized = extents.count
+            }
         }
         // The coverage is shared: compositing reads the repeated columns from it.
         return CoverageMask(originX: originX + dx, originY: originY + dy, width: newWidth, height: height,
