@@ -130,6 +130,33 @@ final class PixelBuffer {
         if count > 3 { bytes.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self) }
     }
 
+    /// Pixel `x` of row `y` packed (as `Canvas.pack`), when the row's
+    /// memory holds it as drawn (not stale, inside the dirty columns); nil otherwise.
+    @inline(__always)
+    func drawnPixel(_ y: Int, _ x: Int) -> UInt64? {
+        guard !stale[y], dirtyStart[y] <= x, x < dirtyEnd[y] else { return nil }
+        return UnsafeRawPointer(row(y) + 4 &* x).load(as: UInt64.self)
+    }
+
+    /// Whether columns `x0 ..< x1` (x1 > x0) of row `y` are all `pixel`
+    /// (packed) as drawn: the row not stale and those columns dirty, so
+    /// a drawing there would blend rather than store over transparent.
+    @inline(__always)
+    func holds(_ y: Int, from x0: Int, to x1: Int, only pixel: UInt64) -> Bool {
+        guard !stale[y], dirtyStart[y] <= x0, x1 <= dirtyEnd[y] else { return false }
+        let bytes = UnsafeRawPointer(row(y) + 4 &* x0)
+        var offset = 0
+        let end = 8 &* (x1 &- x0)
+        // Two pixels a test: a row of a glyph is a handful of pixels.
+        while offset &+ 16 <= end {
+            let first = bytes.load(fromByteOffset: offset, as: UInt64.self)
+            let second = bytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+            if (first ^ pixel) | (second ^ pixel) != 0 { return false }
+            offset &+= 16
+        }
+        return offset == end || bytes.load(fromByteOffset: offset, as: UInt64.self) == pixel
+    }
+
     /// Makes every row's memory hold its pixels (before reading them all).
     func prepareAll() {
         for y in 0..<height where stale[y] { prepareRow(y, writing: 0, 0) }

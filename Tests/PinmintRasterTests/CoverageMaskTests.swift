@@ -139,3 +139,97 @@ import Testing
         #expect(same.width == mask.width && same.originX == mask.originX + 2 && same.originY == mask.originY - 1)
     }
 }
+
+/// A small mask drawn again over the same plain background copies the rows
+/// it composited there before (`CoverageMask.Stamps`): the pixels must be
+/// exactly those of blending, row by row, wherever the background is not
+/// plain, the mask is cut by the canvas, or the colour or background changes.
+@Suite struct MaskStampTests {
+    /// The canvas both sides draw on: a plain body, a stripe of another
+    /// colour through some rows of it, and a transparent margin.
+    static func background(_ canvas: Canvas) throws {
+        canvas.clear()
+        var body = Path()
+        body.addRect(Rect(x: 6, y: 4, width: 80, height: 44))
+        try canvas.fill(body, paint: .solid(try Color(parsing: "#3598DB")))
+        var stripe = Path()
+        stripe.addRect(Rect(x: 30.5, y: 21.25, width: 30, height: 2.5))
+        try canvas.fill(stripe, paint: .solid(try Color(parsing: "rgba(200, 30, 90, 0.6)")))
+    }
+
+    /// Where the mask goes: over the plain body (again and again), across the
+    /// stripe, cut by the left edge, half out over the transparent margin.
+    static let places = [(20, 10), (20, 10), (40, 8), (20, 10), (35, 14), (-6, 12), (70, 30), (44, 26), (40, 8), (12, 28)]
+
+    @Test(arguments: [("#FFFFFF", 1.0), ("#1A1A1A", 0.6), ("rgba(255, 200, 0, 0.7)", 1.0)])
+    func stampedRowsAreBlendedRows(color: String, opacity: Double) throws {
+        let stamped = try Canvas(width: 96, height: 56), blended = try Canvas(width: 96, height: 56)
+        try MaskStampTests.background(stamped)
+        try MaskStampTests.background(blended)
+        let paint = try Color(parsing: color)
+        let transform = AffineTransform.translation(0.37, 0.6)
+        let mask = try stamped.makeCoverageMask(CoverageMaskTests.star(), transform: transform)
+        #expect(mask.stamps != nil)
+        for (x, y) in MaskStampTests.places {
+            try stamped.fill(mask: mask, x: x, y: y, color: paint, opacity: opacity)
+            // A mask of its own each time: its first drawing, never stamped.
+            try blended.fill(mask: try blended.makeCoverageMask(CoverageMaskTests.star(), transform: transform), x: x, y: y,
+                             color: paint, opacity: opacity)
+        }
+        #expect(mask.stamps?.kept != nil, "the stamp was never made, so never used")
+        #expect(CoverageMaskTests.largestDifference(stamped, blended) == 0)
+    }
+
+    /// Colours and backgrounds taking turns: a stamp is only ever used for its own.
+    @Test func changingColourOrBackground() throws {
+        let stamped = try Canvas(width: 96, height: 56), blended = try Canvas(width: 96, height: 56)
+        try MaskStampTests.background(stamped)
+        try MaskStampTests.background(blended)
+        let mask = try stamped.makeCoverageMask(CoverageMaskTests.star())
+        let colors = [try Color(parsing: "#FFFFFF"), try Color(parsing: "#E74C3C")]
+        // Runs of three drawings in one colour, then the other: each run makes
+        // its stamp (replacing the other colour's), and some places are
+        // drawn over earlier drawings, a background of their own.
+        var kept: [Bool] = []
+        for round in 0..<4 {
+            for (index, (x, y)) in MaskStampTests.places.enumerated() {
+                let color = colors[(index / 3 + round) % 2]
+                try stamped.fill(mask: mask, x: x, y: y, color: color)
+                try blended.fill(mask: try blended.makeCoverageMask(CoverageMaskTests.star()), x: x, y: y, color: color)
+                kept.append(mask.stamps?.kept?.color == Canvas.premultipliedFloat(color))
+            }
+        }
+        #expect(kept.filter { $0 }.count > 10, "\(kept)")
+        #expect(CoverageMaskTests.largestDifference(stamped, blended) == 0)
+    }
+
+    /// Inside a layer (group opacity) the layer's own pixels are the background.
+    @Test func insideALayer() throws {
+        let stamped = try Canvas(width: 96, height: 56), blended = try Canvas(width: 96, height: 56)
+        let mask = try stamped.makeCoverageMask(CoverageMaskTests.star())
+        for canvas in [stamped, blended] {
+            try MaskStampTests.background(canvas)
+            try canvas.beginLayer()
+            var plate = Path()
+            plate.addRect(Rect(x: 10, y: 6, width: 60, height: 30))
+            try canvas.fill(plate, paint: .solid(try Color(parsing: "#2ECC71")))
+            for (x, y) in [(14, 8), (34, 8), (50, 12), (24, 14)] {
+                let used = canvas === stamped ? mask : try canvas.makeCoverageMask(CoverageMaskTests.star())
+                try canvas.fill(mask: used, x: x, y: y, color: try Color(parsing: "#FFFFFF"))
+            }
+            try canvas.endLayer(opacity: 0.7)
+        }
+        #expect(mask.stamps?.kept != nil)
+        #expect(CoverageMaskTests.largestDifference(stamped, blended) == 0)
+    }
+
+    @Test func largeAndStretchedMasksKeepNone() throws {
+        let canvas = try Canvas(width: 200, height: 100)
+        var wide = Path()
+        wide.addRoundedRect(Rect(x: 0.5, y: 0.5, width: 120, height: 60), radius: 6)
+        #expect(try canvas.makeCoverageMask(wide).stamps == nil)
+        let small = try canvas.makeCoverageMask(CoverageMaskTests.star())
+        #expect(small.stamps != nil)
+        #expect(small.stretched(inserting: [(column: 10, count: 5)], dx: 0, dy: 0)?.stamps == nil)
+    }
+}
