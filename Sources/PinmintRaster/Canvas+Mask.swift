@@ -297,7 +297,9 @@ extension Canvas {
                 mask.coverage.withUnsafeBufferPointer { values in
                     let base = values.baseAddress!, width = mask.width
                     if clip == nil, let stamps = mask.stamps {
-                        // Rows whose pixels are all the stamp's background take its pixels; the rest are blended.
+                        // Pixels over the stamp's background take its pixels, each row up to
+                        // the first that is not the background; the rest are blended.
+                        // Returns how many rows took pixels of the stamp.
                         func drawStamped(_ stamp: CoverageMask.Stamps.Stamp) -> Int {
                             var copied = 0
                             stamp.pixels.withUnsafeBufferPointer { pixels in
@@ -307,14 +309,13 @@ extension Canvas {
                                     let x0 = max(area.x0, left + Int(rowExtents[CoverageMask.start]))
                                     let x1 = min(area.x1, left + Int(rowExtents[CoverageMask.end]))
                                     guard x1 > x0 else { continue }
-                                    if target.holds(row, from: x0, to: x1, only: stamp.background) {
-                                        UnsafeMutableRawPointer(target.row(row) + x0 &* 4).copyMemory(
-                                            from: stampBase + 8 &* ((row &- top) &* width &+ (x0 &- left)), byteCount: 8 &* (x1 &- x0))
-                                        copied &+= 1
-                                        continue
-                                    }
+                                    let count = target.copy(stampBase + 8 &* ((row &- top) &* width &+ (x0 &- left)), count: x1 &- x0,
+                                                            toRow: row, at: x0, over: stamp.background)
+                                    if count > 0 { copied &+= 1 }
+                                    guard count < x1 &- x0 else { continue }
+                                    // From the first pixel that is not the background on, blended.
                                     compositeRows(extents, left: left, top: top,
-                                                  area: PixelBounds(x0: area.x0, y0: row, x1: area.x1, y1: row + 1),
+                                                  area: PixelBounds(x0: x0 &+ count, y0: row, x1: area.x1, y1: row + 1),
                                                   target: target, clip: nil, solid: solid) { row, start, _ in
                                         base + (row &* width &+ start)
                                     }

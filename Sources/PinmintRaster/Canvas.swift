@@ -1,4 +1,8 @@
 import PinmintGeometry
+#if arch(x86_64)
+// SSE2 (part of every x86-64 processor) for comparing pixels four at a time.
+import _Builtin_intrinsics.intel
+#endif
 
 /// Why a canvas refused a request.
 public enum RasterError: Error, Equatable, CustomStringConvertible {
@@ -138,23 +142,47 @@ final class PixelBuffer {
         return UnsafeRawPointer(row(y) + 4 &* x).load(as: UInt64.self)
     }
 
-    /// Whether columns `x0 ..< x1` (x1 > x0) of row `y` are all `pixel`
-    /// (packed) as drawn: the row not stale and those columns dirty, so
-    /// a drawing there would blend rather than store over transparent.
+    /// Copies the `count` pixels at `source` over columns `x0 ..<
+    /// x0 + count` of row `y` as long as the row holds `background`
+    /// (packed) there as drawn: the row not stale and those columns dirty,
+    /// so that a drawing would blend there rather than store over
+    /// transparent. Returns how many were copied, stopping at the first
+    /// pixel that is not the background (0 for a row that is not drawn
+    /// there). The caller blends the rest.
     @inline(__always)
-    func holds(_ y: Int, from x0: Int, to x1: Int, only pixel: UInt64) -> Bool {
-        guard !stale[y], dirtyStart[y] <= x0, x1 <= dirtyEnd[y] else { return false }
-        let bytes = UnsafeRawPointer(row(y) + 4 &* x0)
+    func copy(_ source: UnsafeRawPointer, count: Int, toRow y: Int, at x0: Int, over background: UInt64) -> Int {
+        guard !stale[y], dirtyStart[y] <= x0, x0 &+ count <= dirtyEnd[y] else { return 0 }
+        let target = UnsafeMutableRawPointer(row(y) + 4 &* x0)
         var offset = 0
-        let end = 8 &* (x1 &- x0)
-        // Two pixels a test: a row of a glyph is a handful of pixels.
+        let end = 8 &* count
+        #if arch(x86_64)
+        // Four pixels a step: two 32-bit compares of 16 bytes each, one test.
+        let pair = _mm_set1_epi64x(Int64(bitPattern: background))
+        while offset &+ 32 <= end {
+            let first = target.loadUnaligned(fromByteOffset: offset, as: SIMD2<Int64>.self)
+            let second = target.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD2<Int64>.self)
+            let same = _mm_and_si128(_mm_cmpeq_epi32(first, pair), _mm_cmpeq_epi32(second, pair))
+            if _mm_movemask_epi8(same) != 0xFFFF { break }
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD2<Int64>.self), toByteOffset: offset,
+                              as: SIMD2<Int64>.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD2<Int64>.self),
+                              toByteOffset: offset &+ 16, as: SIMD2<Int64>.self)
+            offset &+= 32
+        }
+        #endif
         while offset &+ 16 <= end {
-            let first = bytes.load(fromByteOffset: offset, as: UInt64.self)
-            let second = bytes.load(fromByteOffset: offset &+ 8, as: UInt64.self)
-            if (first ^ pixel) | (second ^ pixel) != 0 { return false }
+            let first = target.load(fromByteOffset: offset, as: UInt64.self)
+            let second = target.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+            if (first ^ background) | (second ^ background) != 0 { break }
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self), toByteOffset: offset,
+                              as: SIMD2<UInt64>.self)
             offset &+= 16
         }
-        return offset == end || bytes.load(fromByteOffset: offset, as: UInt64.self) == pixel
+        if offset &+ 8 <= end, target.load(fromByteOffset: offset, as: UInt64.self) == background {
+            target.storeBytes(of: source.load(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        return offset / 8
     }
 
     /// Makes every row's memory hold its pixels (before reading them all).

@@ -146,7 +146,7 @@ import Testing
 /// plain, the mask is cut by the canvas, or the colour or background changes.
 @Suite struct MaskStampTests {
     /// The canvas both sides draw on: a plain body, a stripe of another
-    /// colour through some rows of it, and a transparent margin.
+    /// colour through some rows of it, a band down it, and a transparent margin.
     static func background(_ canvas: Canvas) throws {
         canvas.clear()
         var body = Path()
@@ -155,11 +155,18 @@ import Testing
         var stripe = Path()
         stripe.addRect(Rect(x: 30.5, y: 21.25, width: 30, height: 2.5))
         try canvas.fill(stripe, paint: .solid(try Color(parsing: "rgba(200, 30, 90, 0.6)")))
+        // A band from column 64 on: rows of a mask across its edge take the
+        // stamp up to it and are blended from there.
+        var band = Path()
+        band.addRect(Rect(x: 64, y: 4, width: 10, height: 44))
+        try canvas.fill(band, paint: .solid(try Color(parsing: "#2ECC71")))
     }
 
     /// Where the mask goes: over the plain body (again and again), across the
-    /// stripe, cut by the left edge, half out over the transparent margin.
-    static let places = [(20, 10), (20, 10), (40, 8), (20, 10), (35, 14), (-6, 12), (70, 30), (44, 26), (40, 8), (12, 28)]
+    /// stripe, cut by the left edge, half out over the transparent margin,
+    /// across the band's left edge.
+    static let places = [(20, 10), (20, 10), (40, 8), (20, 10), (35, 14), (-6, 12), (70, 30), (44, 26), (40, 8), (12, 28),
+                         (50, 10), (51, 27), (53, 12), (55, 29), (57, 6), (46, 18)]
 
     @Test(arguments: [("#FFFFFF", 1.0), ("#1A1A1A", 0.6), ("rgba(255, 200, 0, 0.7)", 1.0)])
     func stampedRowsAreBlendedRows(color: String, opacity: Double) throws {
