@@ -104,10 +104,13 @@ public struct CoverageMask: Sendable {
         stamps = repeats.isEmpty && width * height <= Stamps.maximumPixels ? Stamps() : nil
     }
 
-    /// Bytes held, for caches that bound their memory. A stretched mask
-    /// counts only its row extents: its coverage is the one it was stretched
-    /// from, which holds it too.
-    public var byteCount: Int { (repeats.isEmpty ? coverage.count * MemoryLayout<Float>.size : 0) + 16 * height }
+    /// Bytes held, for caches that bound their memory, counting the stamp a
+    /// small mask may keep (8 bytes a pixel) whether made yet or not. A
+    /// stretched mask counts only its row extents: its coverage is the one
+    /// it was stretched from, which holds it too.
+    public var byteCount: Int {
+        (repeats.isEmpty ? coverage.count * MemoryLayout<Float>.size : 0) + 16 * height + (stamps == nil ? 0 : 8 * width * height)
+    }
 
     /// The coverage of columns `start ..< end` (mask coordinates) of the
     /// stored row `stored`: a pointer into it when no repeated column lies
@@ -196,7 +199,9 @@ public struct CoverageMask: Sendable {
         // A row's extents move right by the copies inserted strictly left of
         // them: copies of an extent's own column start where it started, and
         // copies inside a run of full coverage lengthen it.
-        let kept = insertions.filter { $0.count > 0 }
+        var kept: [ColumnRepeat] = []
+        kept.reserveCapacity(insertions.count)
+        for insertion in insertions where insertion.count > 0 { kept.append(ColumnRepeat(column: insertion.column, count: insertion.count)) }
         // Extents are columns 0 ... width: how far each moves, looked up
         // (a tag's body has a few hundred extents and a few insertions).
         let moved = withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 1) { shifts in
@@ -219,7 +224,7 @@ public struct CoverageMask: Sendable {
         // The coverage is shared: compositing reads the repeated columns from it.
         return CoverageMask(originX: originX + dx, originY: originY + dy, width: newWidth, height: height,
                             coverage: coverage, stride: stride,
-                            repeats: kept.map { ColumnRepeat(column: $0.column, count: $0.count) }, extents: moved)
+                            repeats: kept, extents: moved)
     }
 }
 
