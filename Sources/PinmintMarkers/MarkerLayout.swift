@@ -6,6 +6,11 @@ import PinmintText
 
 /// A part with what laying it out needs: its resources, its measured size
 /// and its frame, all in device pixels.
+/// Its mutable properties skip Swift's dynamic exclusivity checks
+/// (`@exclusivity(unchecked)`): a layout belongs to one render on one
+/// thread, and its passes read and set them one at a time (the checks were
+/// a runtime call on nearly every access, about 3 % of a warm price tag
+/// with the renderer's and the font faces' caches).
 final class LayoutNode {
     /// What a part is, without what it holds: the passes switch on this, and
     /// read `box` or `textPart` in place (switching on `part.kind` copied the
@@ -21,7 +26,7 @@ final class LayoutNode {
     /// Text, or a box without a fixed width holding text: its width follows
     /// the room it is given, so a row measures it after its fixed parts.
     /// Set by `MarkerLayout.build` once the children are built.
-    fileprivate(set) var isFlexible = false
+    @exclusivity(unchecked) fileprivate(set) var isFlexible = false
     /// The node this one is a child of (nil for the root): it holds this
     /// node, so it outlives it. With `index`, `path` is made only for an
     /// error (building it for every part took a string per part per marker).
@@ -30,18 +35,18 @@ final class LayoutNode {
     private let index: Int
     /// The root's path ("marker").
     private let rootPath: String
-    var children: [LayoutNode] = []
-    var fallback: FontFallback?
-    var text: TextLayout? { didSet { textInk = text?.inkBounds } }
+    @exclusivity(unchecked) var children: [LayoutNode] = []
+    @exclusivity(unchecked) var fallback: FontFallback?
+    @exclusivity(unchecked) var text: TextLayout? { didSet { textInk = text?.inkBounds } }
     /// The text's glyph bounds, device pixels from its layout box (computed once).
-    private(set) var textInk: Rect?
-    var image: Image?
-    var svg: SVGDocument?
+    @exclusivity(unchecked) private(set) var textInk: Rect?
+    @exclusivity(unchecked) var image: Image?
+    @exclusivity(unchecked) var svg: SVGDocument?
     /// The background shape's outline, once drawn (frames no longer move then).
-    var outline: ShapeOutline?
+    @exclusivity(unchecked) var outline: ShapeOutline?
     /// Outer size and frame (pointer included), device pixels.
-    var size = Size(0, 0)
-    var frame = Rect.zero
+    @exclusivity(unchecked) var size = Size(0, 0)
+    @exclusivity(unchecked) var frame = Rect.zero
 
     init(part: Part, parent: LayoutNode?, index: Int, rootPath: String) {
         self.part = part

@@ -11,27 +11,32 @@ import PinmintText
 public final class MarkerRenderer {
     /// The fonts text is set in.
     public let fonts: FontLibrary
-    private var fallbacks: [FallbackKey: FontFallback] = [:]
-    private var pictures: [String: Image] = [:]
-    private var icons: [String: SVGDocument] = [:]
+    // The caches below skip Swift's dynamic exclusivity checks
+    // (`@exclusivity(unchecked)`): a renderer is used by one thread, no
+    // access to one of them overlaps another (each is a lookup or a store),
+    // and the checks, a runtime call on every access, were about 3 % of a
+    // warm price tag with the layout nodes' and the font faces' own.
+    @exclusivity(unchecked) private var fallbacks: [FallbackKey: FontFallback] = [:]
+    @exclusivity(unchecked) private var pictures: [String: Image] = [:]
+    @exclusivity(unchecked) private var icons: [String: SVGDocument] = [:]
     /// Text set before: markers in a batch repeat most of theirs (a badge,
     /// a unit), so each distinct text is laid out once. Bounded.
-    private var textLayouts: [TextKey: TextLayout] = [:]
+    @exclusivity(unchecked) private var textLayouts: [TextKey: TextLayout] = [:]
     /// Pictures area-averaged to the size they are drawn at, by file and size.
-    private var shrunkPictures: [String: Image] = [:]
+    @exclusivity(unchecked) private var shrunkPictures: [String: Image] = [:]
     /// Background outlines drawn before: markers in a batch repeat their
     /// shapes (a badge circle; a tag as wide as the last price's). Bounded.
-    private var outlines: [OutlineKey: ShapeOutline] = [:]
+    @exclusivity(unchecked) private var outlines: [OutlineKey: ShapeOutline] = [:]
     /// Coverage masks of background shapes filled with a plain colour, by
     /// shape, frame, scale and flattening tolerance; bounded by their bytes.
-    private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
-    private var shapeMaskBytes = 0
+    @exclusivity(unchecked) private var shapeMasks: [ShapeMaskKey: CoverageMask] = [:]
+    @exclusivity(unchecked) private var shapeMaskBytes = 0
     /// The masks of bubbles at their narrowest, which wider ones are stretched
     /// from (see `BubbleGeometry.stretch`); within the bytes of `shapeMasks`.
-    private var narrowBubbleMasks: [NarrowBubbleKey: CoverageMask] = [:]
+    @exclusivity(unchecked) private var narrowBubbleMasks: [NarrowBubbleKey: CoverageMask] = [:]
     /// Shapes asked for once and not yet kept as masks (see `shapeMask`).
     /// Bounded by count: a key holds its shape, path data included.
-    private var shapesSeenOnce: Set<ShapeMaskKey> = []
+    @exclusivity(unchecked) private var shapesSeenOnce: Set<ShapeMaskKey> = []
     static let maximumShapesSeenOnce = 256
     /// Whether plain-colour background shapes are composited from the masks
     /// kept above (the default). When false every shape is rasterized on each

@@ -28,9 +28,12 @@ public final class FontFace {
     /// Kerning kept only in GPOS (as in Noto) needs a shaper and is not applied.
     public let hasKerningTable: Bool
 
-    private var outlines: [GlyphKey: GlyphOutline] = [:]
-    private var masks: [MaskKey: CoverageMask] = [:]
-    private var maskBytes = 0
+    // Caches without Swift's dynamic exclusivity checks: a face is used by
+    // one thread at a time, and each access is a lookup or a store, never
+    // overlapping another (the checks were a runtime call per glyph).
+    @exclusivity(unchecked) private var outlines: [GlyphKey: GlyphOutline] = [:]
+    @exclusivity(unchecked) private var masks: [MaskKey: CoverageMask] = [:]
+    @exclusivity(unchecked) private var maskBytes = 0
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
     /// is missing, not a font, the index is out of range, or the face has no outlines.
