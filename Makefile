@@ -66,9 +66,9 @@ bench: deps
 	$(SWIFT) build -c release --product PinmintBench
 	cc -O2 Benchmarks/cairo/bench_cairo.c $$(pkg-config --cflags --libs cairo) -o Benchmarks/.work/bench_cairo
 	$(RELEASE_BIN)/PinmintBench export Benchmarks/.work/scenes.replay
-	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 10
+	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 20
 	$(RELEASE_BIN)/PinmintBench text
-	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 15
+	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 25
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
 	$(MAKE) bench-batch
