@@ -52,6 +52,40 @@ extension SVGDocument {
         return canvas
     }
 
+    /// The stroke of `node` when sibling strokes like it can be drawn as one
+    /// path: a shape with no fill, stroked in an opaque plain colour, without
+    /// dashes, opacity, clip or shadow. Siblings in a row with the same
+    /// stroke and transform (a fan of `<line>`s, a grid) are stroked
+    /// together: where two meet inside a pixel, the pixel takes the exact
+    /// coverage of their union, as one path's subpaths get, instead of each
+    /// one's partial coverage composited over the other's (conflation: the
+    /// joints come out too light). Being opaque and of one colour, drawn
+    /// one after another they would give that colour wherever they overlap,
+    /// so nothing else changes. (Dashes are left out: whether the pattern
+    /// starts again with each subpath is for the stroker to say, not this.)
+    static func plainStroke(_ node: SVGRenderNode) -> (StrokeStyle, Color)? {
+        guard case .shape(let shape) = node.content, shape.fill == nil || encloses(nothing: shape.path),
+              case .solid(let color)? = shape.stroke,
+              color.alpha >= 1, shape.strokeOpacity >= 1, node.opacity >= 1, node.clip == nil, node.shadow == nil,
+              shape.strokeStyle.dashes.isEmpty, !shape.path.isEmpty else { return nil }
+        return (shape.strokeStyle, color)
+    }
+
+    /// Whether filling `path` paints nothing: every subpath is one straight
+    /// segment at most (a `<line>`, whose fill is black unless said otherwise).
+    static func encloses(nothing path: Path) -> Bool {
+        var segments = 0
+        for element in path.elements {
+            switch element {
+            case .move: segments = 0
+            case .line: segments += 1; if segments > 1 { return false }
+            case .quad, .cubic: return false
+            case .close: break
+            }
+        }
+        return true
+    }
+
     private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineTransform,
                       inheritedShadow: Shadow?) throws(RasterError) {
         let transform = node.transform.concatenating(parent)
@@ -66,7 +100,27 @@ extension SVGDocument {
         case .group(let children):
             let layered = node.opacity < 1 || clipsLayer
             if layered { try canvas.beginLayer() }
-            for child in children { try draw(child, on: canvas, transform: transform, inheritedShadow: shadow) }
+            var index = 0
+            while index < children.count {
+                // Opaque strokes alike in a row are stroked as one path (see `strokeRun`).
+                if shadow == nil, let (style, color) = SVGDocument.plainStroke(children[index]) {
+                    var end = index + 1
+                    while end < children.count, children[end].transform == children[index].transform,
+                          let (nextStyle, nextColor) = SVGDocument.plainStroke(children[end]), nextStyle == style, nextColor == color {
+                        end += 1
+                    }
+                    if end - index > 1 {
+                        var path = Path()
+                        for child in children[index..<end] { if case .shape(let shape) = child.content { path.append(shape.path) } }
+                        try canvas.stroke(path, style: style, paint: .solid(color),
+                                          transform: children[index].transform.concatenating(transform))
+                        index = end
+                        continue
+                    }
+                }
+                try draw(children[index], on: canvas, transform: transform, inheritedShadow: shadow)
+                index += 1
+            }
             if clipsLayer, let clip = node.clip {
                 try canvas.pushClip(clip.path, rule: clip.rule, transform: transform)
                 try canvas.endLayer(opacity: node.opacity, clipped: true)

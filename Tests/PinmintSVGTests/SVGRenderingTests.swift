@@ -150,3 +150,67 @@ struct SVGRenderingTests {
         #expect(canvas.pixel(x: 18, y: 2).alpha == 0)
     }
 }
+
+/// Opaque strokes alike in a row are stroked as one path: where they meet
+/// inside a pixel it takes their union's exact coverage, as the subpaths of
+/// one `<path>` do, instead of one's partial coverage composited over the
+/// other's (conflation).
+struct SVGStrokeRunTests {
+    /// The largest difference between two canvases, in 16-bit steps of any channel.
+    static func largestDifference(_ first: Canvas, _ second: Canvas) -> Int {
+        var worst = 0
+        for y in 0..<first.height {
+            for x in 0..<first.width {
+                let a = first.pixel(x: x, y: y), b = second.pixel(x: x, y: y)
+                for (u, v) in [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)] {
+                    worst = max(worst, Int((abs(u - v) * 65535).rounded()))
+                }
+            }
+        }
+        return worst
+    }
+
+    static let fan = [(2.0, 18.0, 18.0, 4.5), (2.0, 18.0, 17.2, 9.0), (2.0, 18.0, 9.5, 2.0)]
+
+    /// Lines of a fan from one point drawn as separate `<line>`s (whose fill
+    /// is black unless set: it paints nothing) and as one path's subpaths.
+    @Test(arguments: ["", " fill=\"none\""])
+    func aFanOfLinesIsOnePath(fill: String) throws {
+        let lines = SVGStrokeRunTests.fan.map { line in
+            "<line x1=\"\(line.0)\" y1=\"\(line.1)\" x2=\"\(line.2)\" y2=\"\(line.3)\" stroke=\"#922B21\" stroke-width=\"0.6\"\(fill)/>"
+        }.joined()
+        let data = SVGStrokeRunTests.fan.map { "M \($0.0) \($0.1) L \($0.2) \($0.3) " }.joined()
+        let separate = try render(lines, attributes: "width=\"20\" height=\"20\" viewBox=\"0 0 20 20\"")
+        let onePath = try render("<path d=\"\(data)\" fill=\"none\" stroke=\"#922B21\" stroke-width=\"0.6\"/>",
+                                 attributes: "width=\"20\" height=\"20\" viewBox=\"0 0 20 20\"")
+        #expect(SVGStrokeRunTests.largestDifference(separate, onePath) == 0)
+    }
+
+    /// Strokes that differ (colour, translucency, width, an element between)
+    /// are drawn one after another as before: the second is composited over the first.
+    @Test(arguments: [
+        ("stroke=\"#922B21\"", "stroke=\"#1F618D\""),
+        ("stroke=\"#922B21\" stroke-opacity=\"0.5\"", "stroke=\"#922B21\" stroke-opacity=\"0.5\""),
+        ("stroke=\"rgba(146, 43, 33, 0.5)\"", "stroke=\"rgba(146, 43, 33, 0.5)\""),
+        ("stroke=\"#922B21\" stroke-width=\"2\"", "stroke=\"#922B21\""),
+        ("stroke=\"#922B21\" stroke-dasharray=\"1 1\"", "stroke=\"#922B21\" stroke-dasharray=\"1 1\""),
+        ("stroke=\"#922B21\" fill=\"#000\"", "stroke=\"#922B21\""),
+    ])
+    func unlikeStrokesAreDrawnInTurn(first: String, second: String) throws {
+        // Two crossing polylines (a fill, when given, covers area); 1.5 wide unless said.
+        func polyline(_ points: String, _ attributes: String) -> String {
+            let width = attributes.contains("stroke-width") ? "" : " stroke-width=\"1.5\""
+            let fill = attributes.contains("fill=") ? "" : " fill=\"none\""
+            return "<polyline points=\"\(points)\" \(attributes)\(width)\(fill)/>"
+        }
+        let a = polyline("2,2 18,18 2,18", first), b = polyline("18,2 2,18 18,18", second)
+        let both = try render(a + b)
+        // The same two drawn on their own canvases and composited here in turn.
+        let expected = try Canvas(width: 20, height: 20)
+        let first = try document("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(a)</svg>")
+        let second = try document("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(b)</svg>")
+        try first.render(on: expected, scale: 1)
+        try second.render(on: expected, scale: 1)
+        #expect(SVGStrokeRunTests.largestDifference(both, expected) == 0)
+    }
+}
