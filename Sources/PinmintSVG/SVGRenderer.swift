@@ -102,7 +102,7 @@ extension SVGDocument {
             if layered { try canvas.beginLayer() }
             var index = 0
             while index < children.count {
-                // Opaque strokes alike in a row are stroked as one path (see `strokeRun`).
+                // Opaque strokes alike in a row are stroked as one path (see `plainStroke`).
                 if shadow == nil, let (style, color) = SVGDocument.plainStroke(children[index]) {
                     var end = index + 1
                     while end < children.count, children[end].transform == children[index].transform,
