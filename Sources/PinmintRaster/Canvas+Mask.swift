@@ -378,29 +378,22 @@ extension Canvas {
     }
 
     /// `mask` composited in `solid`'s colour over `background` everywhere
-    /// (see `CoverageMask.Stamps`), by `compositeRows`'s own kernels: pixel
-    /// for pixel what blending over the background gives.
+    /// (see `CoverageMask.Stamps`): `compositeRows` itself, on a buffer of
+    /// drawn background pixels, so pixel for pixel what blending over the
+    /// background gives.
     private func stampPixels(_ mask: CoverageMask, extents: UnsafePointer<Int32>, coverage: UnsafePointer<Float>,
                              background: UInt64, solid: SolidSource) -> [UInt16] {
-        let width = mask.width, count = mask.width * mask.height
-        var pixels = [UInt16](unsafeUninitializedCapacity: 4 * count) { buffer, initialized in
-            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-            for index in 0..<count { raw.storeBytes(of: background, toByteOffset: 8 &* index, as: UInt64.self) }
-            initialized = 4 * count
+        let width = mask.width
+        let buffer = PixelBuffer(width: width, height: mask.height)
+        // The packed pixel is in memory order (as `Canvas.pack` stores it).
+        let channels = UInt64(littleEndian: background)
+        buffer.fill(SIMD4<UInt16>(UInt16(truncatingIfNeeded: channels), UInt16(truncatingIfNeeded: channels >> 16),
+                                  UInt16(truncatingIfNeeded: channels >> 32), UInt16(truncatingIfNeeded: channels >> 48)))
+        compositeRows(extents, left: 0, top: 0, area: PixelBounds(x0: 0, y0: 0, x1: width, y1: mask.height), target: buffer,
+                      clip: nil, solid: solid) { row, start, _ in
+            coverage + (row &* width &+ start)
         }
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            for row in 0..<mask.height {
-                let start = Int(extents[4 &* row &+ CoverageMask.start]), end = Int(extents[4 &* row &+ CoverageMask.end])
-                guard end > start else { continue }
-                let fullStart = min(max(Int(extents[4 &* row &+ CoverageMask.fullStart]), start), end)
-                let fullEnd = max(min(Int(extents[4 &* row &+ CoverageMask.fullEnd]), end), fullStart)
-                let pixels = buffer.baseAddress! + 4 &* row &* width, values = coverage + row &* width
-                if fullStart > start { solid.blendOver(pixels + 4 &* start, coverage: values + start, count: fullStart - start) }
-                if fullEnd > fullStart { solid.run(pixels + 4 &* fullStart, count: fullEnd - fullStart, overTransparent: false) }
-                if end > fullEnd { solid.blendOver(pixels + 4 &* fullEnd, coverage: values + fullEnd, count: end - fullEnd) }
-            }
-        }
-        return pixels
+        return Array(UnsafeBufferPointer(start: buffer.pointer, count: buffer.count))
     }
 
     /// `fill(mask:)`'s rows, whose extents are `extents` (see
