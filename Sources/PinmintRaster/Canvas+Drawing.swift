@@ -114,6 +114,8 @@ extension Canvas {
             for x in columns where source[x * 4 + 3] != 0 {
                 let amount = factor * (maskRow?[x - region.x0] ?? 1)
                 guard amount > 0 else { continue }
+                // A clip's edge over the layer's content is one more partial coverage there.
+                if let census, let maskRow, CoverageCensus.isPartial(maskRow[x - region.x0]) { census.record(x: x, y: y) }
                 let pixel = source + x * 4
                 let color = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
                 Canvas.blendPixel(destination + x * 4, source: color, amount: amount, blend: .sourceOver)
@@ -196,8 +198,10 @@ extension Canvas {
         let clip = clips.last
         let canvasWidth = width
         let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
-        // Solid, unclipped, not clear: written straight from the rasterizer (no span list).
-        if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly {
+        // Solid, unclipped, not clear: written straight from the rasterizer
+        // (no span list), unless the spans are also counted for a census.
+        let census = self.census
+        if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly, census == nil {
             var writer = SolidRowWriter(target: target, source: solid)
             rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
             try charge(rasterizer.lastWork)
@@ -212,6 +216,7 @@ extension Canvas {
                     let row = target.pointer + (y * canvasWidth + span.x) * 4
                     // Rows resolved exactly against the clips already hold the intersection.
                     let maskRow = clipApplied ? nil : clip.map { UnsafePointer($0.row(y: y, x: span.x)) }
+                    census?.record(y: y, span: span, mask: maskRow)
                     if let solid {
                         if let values = span.values {
                             Canvas.compositeSolid(row: row, coverage: UnsafeBufferPointer(start: values, count: span.count),

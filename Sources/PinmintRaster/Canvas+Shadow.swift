@@ -50,9 +50,12 @@ extension Canvas {
         for index in polylines.points.indices { polylines.points[index] = polylines.points[index] + offset }
         shadowAlpha.withUnsafeMutableBufferPointer { alpha in
             alpha.baseAddress!.update(repeating: 0, count: cellCount)
+            // A hard shadow's edge is partial coverage like a shape's; a blurred one has none.
+            let census = sigma > 0 ? nil : self.census
             rasterizer.rasterize(polylines, rule: rule, bounds: region) { y, x0, coverage, _ in
                 let row = alpha.baseAddress! + (y - region.y0) * regionWidth + (x0 - region.x0)
                 for i in 0..<coverage.count { row[i] = coverage[i] }
+                census?.record(y: y, x0: x0, coverage: coverage)
             }
         }
         for index in polylines.points.indices { polylines.points[index] = polylines.points[index] - offset }

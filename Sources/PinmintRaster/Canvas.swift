@@ -332,6 +332,8 @@ public final class Canvas {
         _read { yield scratch.shadowScratch }
         _modify { yield &scratch.shadowScratch }
     }
+    /// While `drawResolvingConflation` draws: where each drawing leaves partial coverage.
+    var census: CoverageCensus?
     /// Solid unclipped fills write pixels as the rasterizer delivers spans;
     /// false sends them through the span list instead (the reference path, for tests).
     var writesSolidRowsDirectly = true

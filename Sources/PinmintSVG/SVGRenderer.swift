@@ -18,7 +18,9 @@ extension SVGDocument {
 
     /// Draws the document onto `canvas` with its viewport (width × height,
     /// after the viewBox transform) mapped to device pixels by `transform`:
-    /// how a marker places an SVG icon in its frame.
+    /// how a marker places an SVG icon in its frame. Elements are
+    /// composited one after another, as in every coverage-based renderer;
+    /// `render(scale:)` also resolves the pixels where they meet.
     public func render(on canvas: Canvas, transform: AffineTransform) throws(SVGError) {
         guard transform.isFinite, transform.determinant != 0 else {
             throw SVGError(file: file, problem: "the transform must be finite and invertible")
@@ -33,7 +35,12 @@ extension SVGDocument {
         }
     }
 
-    /// A new canvas of ceil(width × scale) × ceil(height × scale) pixels with the document drawn on it.
+    /// A new canvas of ceil(width × scale) × ceil(height × scale) pixels
+    /// with the document drawn on it. Unlike drawing it onto a canvas of
+    /// one's own, pixels where separately drawn elements meet (a thin line
+    /// over a shape's edge, translucent shapes crossing) get the exact area
+    /// of their overlap instead of one coverage composited over the other:
+    /// see `Canvas.drawResolvingConflation`.
     public func render(scale: Double) throws(SVGError) -> Canvas {
         guard scale.isFinite, scale > 0 else {
             throw SVGError(file: file, problem: "the scale must be positive and finite, found \(scale)")
@@ -48,7 +55,14 @@ extension SVGDocument {
         do { canvas = try Canvas(width: Int(pixelWidth), height: Int(pixelHeight)) } catch {
             throw SVGError(file: file, problem: "\(error)")
         }
-        try render(on: canvas, scale: scale)
+        let transform = viewBoxTransform.concatenating(.scale(scale))
+        do {
+            try canvas.drawResolvingConflation { (target, device) throws(RasterError) in
+                try draw(root, on: target, transform: transform.concatenating(device), inheritedShadow: nil)
+            }
+        } catch {
+            throw SVGError(file: file, problem: "drawing failed: \(error)")
+        }
         return canvas
     }
 

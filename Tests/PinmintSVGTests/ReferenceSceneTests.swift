@@ -38,31 +38,6 @@ struct ReferenceSceneTests {
     static let maximumDifference = 8.0
     static let meanDifference = 0.15
 
-    /// Scenes whose largest difference is still over the gate (their means
-    /// all pass), with the cause. Each entry must keep failing: when one is
-    /// fixed, `withKnownIssue` reports that the issue was not recorded and the
-    /// entry has to go. The common cause: the signed-area accumulation is
-    /// exact only where a pixel does not hold both winding 0 and winding ≥ 2,
-    /// i.e. not where edges cross or overlapping parts meet inside one pixel.
-    static let knownFailures: [String: String] = {
-        // Conflation: each element's coverage is exact, but where separately
-        // drawn elements have edges in the same pixel, compositing their
-        // coverages (1 - (1-a)(1-b)) is not the area of their union, which a
-        // supersampled reference measures. Every coverage-based renderer does this.
-        // (Opaque strokes alike in a row are stroked as one path, so the
-        // thin-lines scene's fan of lines from one point is exact; strokes of
-        // different colours, and translucent shapes, cannot be merged.)
-        let conflation = "separately drawn elements meet inside pixels (conflation of their coverages)"
-        var failures: [String: String] = [:]
-        for scale in 1...3 {
-            failures["caps@\(scale)x"] = "the guide lines cross the caps: " + conflation
-        }
-        for scale in 2...3 {
-            failures["opacity@\(scale)x"] = "overlapping translucent circles: " + conflation
-        }
-        return failures
-    }()
-
     static let cases: [(scene: String, scale: Int)] = {
         let folder = repositoryRoot.appendingPathComponent("Golden/scenes")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -90,15 +65,7 @@ struct ReferenceSceneTests {
             && difference.mean <= ReferenceSceneTests.meanDifference
         let name = "\(scene)@\(scale)x"
         if !passes { try writeFailure(scene: name, actual: actual, reference: reference) }
-        // The mean holds for every scene.
-        #expect(difference.mean <= ReferenceSceneTests.meanDifference, "\(name): \(difference)")
-        if let reason = ReferenceSceneTests.knownFailures[name] {
-            withKnownIssue("\(name): \(reason)") {
-                #expect(passes, "\(name): \(difference) (gate: max ≤ 8, mean ≤ 0.15)")
-            }
-        } else {
-            #expect(passes, "\(name): \(difference) (gate: max ≤ 8, mean ≤ 0.15)")
-        }
+        #expect(passes, "\(name): \(difference) (gate: max ≤ 8, mean ≤ 0.15)")
     }
 
     /// Writes the actual image and a side-by-side reference | actual | difference to .golden-failures/.

@@ -190,13 +190,56 @@ struct SVGStrokeRunTests {
             return "<polyline points=\"\(points)\" \(attributes)\(width)\(fill)/>"
         }
         let a = polyline("2,2 18,18 2,18", first), b = polyline("18,2 2,18 18,18", second)
-        let both = try render(a + b)
-        // The same two drawn on their own canvases and composited here in turn.
+        // Drawn onto a canvas (`render(scale:)` would resolve where they cross).
+        let both = try Canvas(width: 20, height: 20)
+        try document("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(a + b)</svg>").render(on: both, scale: 1)
+        // The same two drawn from documents of their own and composited here in turn.
         let expected = try Canvas(width: 20, height: 20)
         let first = try document("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(a)</svg>")
         let second = try document("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(b)</svg>")
         try first.render(on: expected, scale: 1)
         try second.render(on: expected, scale: 1)
         #expect(both.makeImage().pixels == expected.makeImage().pixels)
+    }
+}
+
+/// `render(scale:)` resolves the pixels where separately drawn elements
+/// meet; `render(on:)` composites them in turn.
+struct SVGConflationTests {
+    static func bothWays(_ body: String) throws -> (inTurn: Canvas, resolved: Canvas) {
+        let text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\">\(body)</svg>"
+        let inTurn = try Canvas(width: 20, height: 20)
+        try document(text).render(on: inTurn, scale: 1)
+        return (inTurn, try document(text).render(scale: 1))
+    }
+
+    /// Two rects sharing the edge x = 10.5: no lighter seam.
+    @Test func abuttingRectsLeaveNoSeam() throws {
+        let (inTurn, resolved) = try SVGConflationTests.bothWays(
+            "<rect width=\"10.5\" height=\"20\" fill=\"#2980B9\"/><rect x=\"10.5\" width=\"9.5\" height=\"20\" fill=\"#2980B9\"/>")
+        #expect(abs(inTurn.pixel(x: 10, y: 10).alpha - 0.75) < 1e-4)
+        #expect(resolved.pixel(x: 10, y: 10) == resolved.pixel(x: 5, y: 10))
+    }
+
+    /// A clipped group is clipped as one layer; the clip's edge over its
+    /// content's edge is resolved too: a shape just outside the clip leaves nothing.
+    @Test func aClipEdgeOverAShapeEdge() throws {
+        let (inTurn, resolved) = try SVGConflationTests.bothWays("""
+            <clipPath id="c"><rect width="10.5" height="20"/></clipPath>
+            <g clip-path="url(#c)"><rect x="10.5" width="9.5" height="20" fill="red"/><circle cx="3" cy="3" r="2"/></g>
+            """)
+        #expect(abs(inTurn.pixel(x: 10, y: 10).alpha - 0.25) < 1e-4)
+        #expect(resolved.pixel(x: 10, y: 10).alpha == 0)
+    }
+
+    /// A translucent element's edge over an opaque one's (the caps scene's guides): the pixel is split by area.
+    @Test func aThinLineOverAnEdge() throws {
+        let (inTurn, resolved) = try SVGConflationTests.bothWays("""
+            <rect width="10.5" height="20" fill="#000"/>
+            <line x1="10.3" y1="0" x2="10.3" y2="20" stroke="#F00" stroke-width="0.5"/>
+            """)
+        // Of pixel 10: black over [10, 10.5], red over [10.05, 10.55]; the union is 0.55, red 0.5 of it.
+        #expect(isClose(resolved.pixel(x: 10, y: 10), Color(red: 0.5 / 0.55, green: 0, blue: 0, alpha: 0.55), tolerance: 1e-3))
+        #expect(!isClose(inTurn.pixel(x: 10, y: 10), resolved.pixel(x: 10, y: 10), tolerance: 0.02))
     }
 }

@@ -1,0 +1,126 @@
+import PinmintGeometry
+@testable import PinmintRaster
+import Testing
+
+/// `drawResolvingConflation`: pixels where separately drawn shapes leave
+/// partial coverage take the mean of a 16 × 16 finer drawing (each fine
+/// pixel's coverage still an exact area); every other pixel is what the
+/// drawing in turn gives.
+@Suite struct ConflationTests {
+    static func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Path {
+        var path = Path()
+        path.addRect(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        return path
+    }
+
+    /// Two shapes meeting along x = 10.5 (full height unless `top` says otherwise).
+    static func drawAbutting(on canvas: Canvas, transform: AffineTransform, left: Color, right: Color,
+                             top: Double = 0) throws(RasterError) {
+        try canvas.fill(rect(0, top, 10.5, 20), paint: .solid(left), transform: transform)
+        try canvas.fill(rect(10.5, top, 20, 20), paint: .solid(right), transform: transform)
+    }
+
+    static func inTurnAndResolved(background: Color = .transparent,
+                                  _ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws -> (Canvas, Canvas) {
+        let inTurn = try Canvas(width: 20, height: 20), resolved = try Canvas(width: 20, height: 20)
+        inTurn.clear(background); resolved.clear(background)
+        try draw(inTurn, .identity)
+        try resolved.drawResolvingConflation(draw)
+        return (inTurn, resolved)
+    }
+
+    @Test func abuttingShapesOfOneColourLeaveNoSeam() throws {
+        let blue = Color(red: 0.16, green: 0.5, blue: 0.73)
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: blue, right: blue, top: 2.25)
+        }
+        // In turn the seam is 1 − ½ × ½ covered; resolved, it is covered.
+        #expect(abs(inTurn.pixel(x: 10, y: 8).alpha - 0.75) < 1e-4)
+        for y in 3..<20 { #expect(resolved.pixel(x: 10, y: y) == resolved.pixel(x: 9, y: y)) }
+        // The corner pixel (10, 2) is ¾ covered: both halves are.
+        #expect(abs(resolved.pixel(x: 10, y: 2).alpha - 0.75) < 1e-4)
+        #expect(abs(inTurn.pixel(x: 10, y: 2).alpha - (1 - 0.625 * 0.625)) < 1e-4)
+        // Nothing else moves.
+        for y in 0..<20 {
+            for x in 0..<20 where x != 10 { #expect(resolved.pixel(x: x, y: y) == inTurn.pixel(x: x, y: y)) }
+        }
+    }
+
+    @Test func aSharedPixelTakesEachColourByArea() throws {
+        let (_, resolved) = try ConflationTests.inTurnAndResolved { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .init(red: 1, green: 0, blue: 0),
+                                             right: .init(red: 0, green: 0, blue: 1))
+        }
+        let seam = resolved.pixel(x: 10, y: 7)
+        #expect(abs(seam.red - 0.5) < 1e-4 && abs(seam.blue - 0.5) < 1e-4 && seam.green == 0 && seam.alpha == 1)
+    }
+
+    /// Redrawn pixels start from what the canvas held before the drawing.
+    @Test func translucentShapesOverAColouredCanvas() throws {
+        let half = Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(background: .white) { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: half, right: half)
+        }
+        // Half black over white everywhere; in turn the seam was 1 − (1 − ¼)² = 0.4375 black.
+        #expect(abs(inTurn.pixel(x: 10, y: 5).red - 0.5625) < 1e-4)
+        #expect(abs(resolved.pixel(x: 10, y: 5).red - 0.5) < 1e-4)
+        #expect(resolved.pixel(x: 10, y: 5).alpha == 1)
+        #expect(resolved.pixel(x: 3, y: 5) == inTurn.pixel(x: 3, y: 5))
+    }
+
+    /// A shape alone is exact already: its edges are not redrawn.
+    @Test func oneShapeIsNotRedrawn() throws {
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved { canvas, transform throws(RasterError) in
+            var circle = Path()
+            circle.addCircle(center: Point(9.3, 10.6), radius: 7.7)
+            try canvas.fill(circle, paint: .solid(.black), transform: transform)
+        }
+        #expect(resolved.makeImage().pixels == inTurn.makeImage().pixels)
+        #expect(resolved.work < 3 * inTurn.work)
+    }
+
+    @Test func redrawingCountsAgainstTheWorkLimit() throws {
+        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        }
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(draw)
+        // The seam's 20 pixels are drawn again on 16 × 16 fine pixels each.
+        #expect(resolved.work > 5 * inTurn.work)
+        let limited = try Canvas(width: 20, height: 20)
+        limited.workLimit = 3 * inTurn.work
+        #expect(throws: RasterError.self) { try limited.drawResolvingConflation(draw) }
+    }
+
+    @Test func refusedWithAClipOrLayerOpen() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        try canvas.pushClip(ConflationTests.rect(0, 0, 10, 10))
+        #expect(throws: RasterError.self) { try canvas.drawResolvingConflation { _, _ throws(RasterError) in } }
+        try canvas.popClip()
+        try canvas.beginLayer()
+        #expect(throws: RasterError.self) { try canvas.drawResolvingConflation { _, _ throws(RasterError) in } }
+        try canvas.endLayer()
+    }
+
+    /// An error from the drawing comes out as it is, and the canvas draws on afterwards.
+    @Test func aFailingDrawingLeavesTheCanvasUsable() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        #expect(throws: RasterError.nonFinite("test")) {
+            try canvas.drawResolvingConflation { _, _ throws(RasterError) in throw .nonFinite("test") }
+        }
+        try canvas.drawResolvingConflation { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        }
+        #expect(canvas.pixel(x: 10, y: 10).alpha == 1)
+    }
+
+    /// Drawings that leave a layer open are refused rather than composited half-done.
+    @Test func aDrawingThatLeavesALayerOpenIsRefused() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        #expect(throws: RasterError.self) {
+            try canvas.drawResolvingConflation { canvas, transform throws(RasterError) in
+                try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+                try canvas.beginLayer()
+            }
+        }
+    }
+}
