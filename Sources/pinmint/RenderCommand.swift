@@ -180,7 +180,8 @@ private func renderInput(_ arguments: [String]) -> String? {
         }
         candidates.append(argument)
     }
-    return candidates.first { MarkerStyle.preset(named: $0) != nil || FileManager.default.fileExists(atPath: $0) }
+    // A file is looked for first: naming a preset reads every preset's description (a few milliseconds).
+    return candidates.first { FileManager.default.fileExists(atPath: $0) || MarkerStyle.preset(named: $0) != nil }
         ?? candidates.first
 }
 
