@@ -239,6 +239,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "png": try PNGBench.main(Array(arguments.dropFirst()))
+    case "svg": try SVGBench.main(Array(arguments.dropFirst()))
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
     case "checksum":
@@ -278,7 +279,7 @@ do {
             try run(baselineFile: baseline, iterations: iterations, only: only)
         }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {
