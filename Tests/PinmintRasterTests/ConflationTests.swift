@@ -79,6 +79,22 @@ import Testing
         #expect(resolved.work < 3 * inTurn.work)
     }
 
+    /// A hard shadow's edge is an edge like a shape's: under a shape of the
+    /// same outline it is hidden, so the pixels on the outline are the
+    /// shape's colour at the shape's coverage.
+    @Test func aHardShadowUnderItsShape() throws {
+        let shadow = Shadow(color: .black, offset: .zero, blurRadius: 0), red = Color(red: 1, green: 0, blue: 0)
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved { canvas, transform throws(RasterError) in
+            try canvas.fill(ConflationTests.rect(2, 2, 10.5, 18), paint: .solid(red), transform: transform, shadow: shadow)
+        }
+        #expect(abs(inTurn.pixel(x: 10, y: 9).alpha - 0.75) < 1e-4)
+        #expect(ConflationTests.isClose(resolved.pixel(x: 10, y: 9), Color(red: 1, green: 0, blue: 0, alpha: 0.5)))
+    }
+
+    static func isClose(_ a: Color, _ b: Color) -> Bool {
+        abs(a.red - b.red) < 1e-4 && abs(a.green - b.green) < 1e-4 && abs(a.blue - b.blue) < 1e-4 && abs(a.alpha - b.alpha) < 1e-4
+    }
+
     @Test func redrawingCountsAgainstTheWorkLimit() throws {
         func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
             try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
