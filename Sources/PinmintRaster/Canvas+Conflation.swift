@@ -110,8 +110,13 @@ extension Canvas {
     /// redrawn start from the colour they had before `draw`; hard shadows'
     /// edges count, blurred shadows do not. Throws when `draw` throws, when
     /// a clip or layer is open on this canvas (a redrawn block would not
-    /// have it), or past the work limit, which the redrawing counts too.
-    public func drawResolvingConflation(_ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) {
+    /// have it), or when the drawing itself goes past the work limit.
+    /// Returns whether the shared pixels were redrawn: not when that would
+    /// take the canvas past its work limit (which the redrawing counts) or
+    /// a drawing 16 times larger goes out of range (a shadow's extent, a
+    /// coordinate); the canvas then holds the drawing as composited in turn.
+    @discardableResult
+    public func drawResolvingConflation(_ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) -> Bool {
         guard clips.isEmpty, layers.count == 1, census == nil else {
             throw .unbalanced("drawResolvingConflation needs a canvas without open clips, layers or another such drawing")
         }
@@ -131,6 +136,11 @@ extension Canvas {
             throw .unbalanced("a drawing resolving conflation left a clip or layer open")
         }
 
+        // The redrawn pixels are stored once every block is drawn: when the
+        // blocks would take the canvas past its work limit, none is, and the
+        // drawing stays as composited in turn rather than failing.
+        var resolved: [(x: Int, y: Int, pixel: SIMD4<UInt16>)] = []
+        var redrawingWork = 0
         for (index, shared) in census.sharedTiles.enumerated() where shared {
             let tileX = index % census.tilesPerRow * tile, tileY = index / census.tilesPerRow * tile
             // The box around the block's shared pixels is drawn again, finely.
@@ -144,7 +154,9 @@ extension Canvas {
             // As exact in this canvas's pixels as the drawing itself, not `factor` times more.
             fine.fillFlatteningTolerance = fillFlatteningTolerance * Double(factor)
             fine.flatteningTolerance = flatteningTolerance * Double(factor)
-            fine.workLimit = workLimit > work ? workLimit - work : 0
+            let left = workLimit - work - redrawingWork
+            guard left > 0 else { return false }
+            fine.workLimit = left
             if let before {
                 for y in box.y0..<box.y1 {
                     for x in box.x0..<box.x1 {
@@ -153,18 +165,25 @@ extension Canvas {
                     }
                 }
             }
-            try draw(fine, AffineTransform.translation(Double(-box.x0), Double(-box.y0)).concatenating(.scale(Double(factor))))
-            try charge(fine.work)
+            do {
+                try draw(fine, AffineTransform.translation(Double(-box.x0), Double(-box.y0)).concatenating(.scale(Double(factor))))
+            } catch .outOfRange {
+                // Past the work limit, or 16 times larger than a shadow or a coordinate may be.
+                return false
+            }
+            redrawingWork += fine.work
             guard fine.clips.isEmpty, fine.layers.count == 1 else {
                 throw .unbalanced("a drawing resolving conflation left a clip or layer open")
             }
             for y in box.y0..<box.y1 {
                 for x in box.x0..<box.x1 where census.isShared(x: x, y: y) {
-                    layers[0].store(fine.layers[0].mean(x0: (x - box.x0) * factor, y0: (y - box.y0) * factor, side: factor),
-                                    x: x, y: y)
+                    resolved.append((x, y, fine.layers[0].mean(x0: (x - box.x0) * factor, y0: (y - box.y0) * factor, side: factor)))
                 }
             }
         }
+        try charge(redrawingWork)
+        for (x, y, pixel) in resolved { layers[0].store(pixel, x: x, y: y) }
+        return true
     }
 }
 

@@ -95,16 +95,36 @@ import Testing
         abs(a.red - b.red) < 1e-4 && abs(a.green - b.green) < 1e-4 && abs(a.blue - b.blue) < 1e-4 && abs(a.alpha - b.alpha) < 1e-4
     }
 
-    @Test func redrawingCountsAgainstTheWorkLimit() throws {
+    @Test func redrawingStaysWithinTheWorkLimit() throws {
         func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
             try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
         }
         let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(draw)
         // The seam's 20 pixels are drawn again on 16 × 16 fine pixels each.
         #expect(resolved.work > 5 * inTurn.work)
+        // Past the limit, the drawing stays as composited in turn, and is not charged for the redrawing.
         let limited = try Canvas(width: 20, height: 20)
         limited.workLimit = 3 * inTurn.work
-        #expect(throws: RasterError.self) { try limited.drawResolvingConflation(draw) }
+        #expect(try limited.drawResolvingConflation(draw) == false)
+        #expect(limited.makeImage().pixels == inTurn.makeImage().pixels)
+        #expect(limited.work == inTurn.work)
+        // The drawing itself past the limit throws as ever.
+        let tight = try Canvas(width: 20, height: 20)
+        tight.workLimit = inTurn.work / 2
+        #expect(throws: RasterError.self) { try tight.drawResolvingConflation(draw) }
+    }
+
+    /// A shadow that is within range at this scale but not 16 times larger: not resolved, not refused.
+    @Test func aShadowTooLargeToRedrawFinely() throws {
+        let shadow = Shadow(color: .black, offset: Point(Canvas.maximumShadowExtent / 2, 0), blurRadius: 0)
+        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+            try canvas.fill(ConflationTests.rect(0, 0, 10.5, 20), paint: .solid(.black), transform: transform, shadow: shadow)
+            try canvas.fill(ConflationTests.rect(10.5, 0, 20, 20), paint: .solid(.black), transform: transform)
+        }
+        let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(draw)
+        let again = try Canvas(width: 20, height: 20)
+        #expect(try again.drawResolvingConflation(draw) == false)
+        #expect(resolved.makeImage().pixels == inTurn.makeImage().pixels)
     }
 
     @Test func refusedWithAClipOrLayerOpen() throws {
