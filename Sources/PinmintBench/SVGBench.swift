@@ -6,7 +6,8 @@ import PinmintSVG
 /// `SVGDocument.render(scale:)`. Per scene of Golden/scenes at @1x/@2x/@3x,
 /// the median µs of `render(scale:)` against drawing the same document onto
 /// a new canvas element by element (`render(on:scale:)`, no resolution),
-/// measured alternately in the same run, and how many pixels differ.
+/// measured alternately in the same run, how many pixels differ, and the
+/// work (`Canvas.work`) of drawing in turn and of the redrawing.
 enum SVGBench {
     static func main(_ arguments: [String]) throws {
         var only: String?
@@ -21,7 +22,7 @@ enum SVGBench {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".svg") }
             .map { String($0.dropLast(4)) }.filter { only == nil || $0.hasPrefix(only!) }.sorted()
         print("SVGDocument.render(scale:) with conflation resolved, against the elements composited in turn; median µs")
-        print("scene".padding(toLength: 24, withPad: " ", startingAt: 0), "in turn µs   resolved µs   ratio   pixels changed")
+        print("scene".padding(toLength: 24, withPad: " ", startingAt: 0), "in turn µs   resolved µs   ratio   pixels changed   work in turn   redrawing")
         var logRatio = 0.0
         for name in names {
             let document = try SVGDocument(contentsOfFile: "\(folder)/\(name).svg")
@@ -32,7 +33,8 @@ enum SVGBench {
                     try document.render(on: canvas, scale: scale)
                     return canvas
                 }
-                let plain = try inTurn().straightRGBA8(), exact = resolved.straightRGBA8()
+                let plainCanvas = try inTurn()
+                let plain = plainCanvas.straightRGBA8(), exact = resolved.straightRGBA8()
                 let changed = stride(from: 0, to: plain.count, by: 4).filter { plain[$0 ..< $0 + 4] != exact[$0 ..< $0 + 4] }.count
                 // Alternate the two, so that both see the same machine state.
                 var plainTimes: [Double] = [], resolvedTimes: [Double] = []
@@ -49,7 +51,8 @@ enum SVGBench {
                 let resolvedMedian = resolvedTimes.sorted()[resolvedTimes.count / 2]
                 logRatio += log(resolvedMedian / plainMedian)
                 print("\(name)@\(Int(scale))x".padding(toLength: 24, withPad: " ", startingAt: 0),
-                      String(format: "%10.1f   %11.1f   %5.2f   %d", plainMedian, resolvedMedian, resolvedMedian / plainMedian, changed))
+                      String(format: "%10.1f   %11.1f   %5.2f   %14d   %12d   %9d", plainMedian, resolvedMedian, resolvedMedian / plainMedian, changed,
+                             plainCanvas.work, resolved.work - plainCanvas.work))
             }
         }
         print(String(format: "geometric mean of the ratios over %d renders: %.2f", names.count * 3,

@@ -86,6 +86,19 @@ extension Canvas {
     /// The side, in pixels, of the blocks `drawResolvingConflation` redraws at a time.
     static let conflationTile = 8
 
+    /// The work `drawResolvingConflation` may spend redrawing after a
+    /// drawing that took `drawing`: 16 times as much, and 2²⁴ more (about
+    /// 16 ms). The scenes of Golden/scenes take up to 180 times their
+    /// drawing's work (the pin @1x: a small drawing with 128 shared pixels)
+    /// and 4.3 million at most (`PinmintBench svg`); ten thousand crossings
+    /// of lines of two colours over 1000 × 1000 pixels would take more, and
+    /// are left as composited in turn (0.4 s spent finding out, against
+    /// 0.07 s for the drawing).
+    static func conflationWorkBudget(drawing: Int) -> Int {
+        let (scaled, overflow) = drawing.multipliedReportingOverflow(by: 16)
+        return overflow ? Int.max : scaled.addingReportingOverflow(1 << 24).partialValue
+    }
+
     /// Draws with `draw` (called with this canvas and the identity), then
     /// draws again, more exactly, every pixel that two drawings or more
     /// left partly covered.
@@ -113,6 +126,7 @@ extension Canvas {
     /// have it), or when the drawing itself goes past the work limit.
     /// Returns whether the shared pixels were redrawn: not when that would
     /// take the canvas past its work limit (which the redrawing counts) or
+    /// past 16 times the drawing's own work and 2²⁴ more, or when
     /// a drawing 16 times larger goes out of range (a shadow's extent, a
     /// coordinate); the canvas then holds the drawing as composited in turn.
     @discardableResult
@@ -124,6 +138,7 @@ extension Canvas {
         let before = layers[0].isTransparent ? nil : layers[0].packedCopy()
         let tile = Canvas.conflationTile, factor = Canvas.conflationFactor
         let census = CoverageCensus(width: width, height: height, tile: tile)
+        let workBefore = work
         self.census = census
         do {
             try draw(self, .identity)
@@ -141,6 +156,7 @@ extension Canvas {
         // drawing stays as composited in turn rather than failing.
         var resolved: [(x: Int, y: Int, pixel: SIMD4<UInt16>)] = []
         var redrawingWork = 0
+        let budget = min(workLimit - work, Canvas.conflationWorkBudget(drawing: work - workBefore))
         for (index, shared) in census.sharedTiles.enumerated() where shared {
             let tileX = index % census.tilesPerRow * tile, tileY = index / census.tilesPerRow * tile
             // The box around the block's shared pixels is drawn again, finely.
@@ -154,7 +170,7 @@ extension Canvas {
             // As exact in this canvas's pixels as the drawing itself, not `factor` times more.
             fine.fillFlatteningTolerance = fillFlatteningTolerance * Double(factor)
             fine.flatteningTolerance = flatteningTolerance * Double(factor)
-            let left = workLimit - work - redrawingWork
+            let left = budget - redrawingWork
             guard left > 0 else { return false }
             fine.workLimit = left
             if let before {

@@ -100,6 +100,43 @@ extension SVGDocument {
         return true
     }
 
+    /// Whether `shape`, mapped by `transform`, may paint a pixel of `canvas`:
+    /// the box of its points (a curve stays inside its control points' box)
+    /// widened by what a stroke (a miter or a square cap reaching out) and a
+    /// shadow (its offset and blur) add, and a pixel for rounding.
+    static func mayTouch(_ canvas: Canvas, _ shape: SVGRenderShape, transform: AffineTransform, shadow: Shadow?) -> Bool {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var finite = true
+        func include(_ point: Point) {
+            let device = transform.apply(point)
+            finite = finite && device.x.isFinite && device.y.isFinite
+            minX = min(minX, device.x); maxX = max(maxX, device.x)
+            minY = min(minY, device.y); maxY = max(maxY, device.y)
+        }
+        for element in shape.path.elements {
+            switch element {
+            case .move(let p), .line(let p): include(p)
+            case .quad(let c, let p): include(c); include(p)
+            case .cubic(let c1, let c2, let p): include(c1); include(c2); include(p)
+            case .close: break
+            }
+        }
+        // Non-finite points are for the canvas to refuse, not for this to skip.
+        guard finite else { return true }
+        guard minX <= maxX, minY <= maxY else { return false }
+        let scale = transform.maximumScale
+        var margin = 1.0
+        if shape.stroke != nil {
+            margin += shape.strokeStyle.width / 2 * scale * max(shape.strokeStyle.miterLimit, 2.0.squareRoot())
+        }
+        if let shadow {
+            margin += (max(abs(shadow.offset.x), abs(shadow.offset.y)) + 4 * max(0, shadow.blurRadius)) * scale
+        }
+        guard margin.isFinite else { return true }
+        return maxX + margin > 0 && minX - margin < Double(canvas.width)
+            && maxY + margin > 0 && minY - margin < Double(canvas.height)
+    }
+
     private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineTransform,
                       inheritedShadow: Shadow?) throws(RasterError) {
         let transform = node.transform.concatenating(parent)
@@ -143,6 +180,9 @@ extension SVGDocument {
             }
             if layered { try canvas.endLayer(opacity: node.opacity) }
         case .shape(let shape):
+            // Shapes wholly off the canvas are skipped before they are flattened
+            // (most of a document, for the small blocks that resolve conflation).
+            guard SVGDocument.mayTouch(canvas, shape, transform: transform, shadow: shadow) else { break }
             // A shape with both paints is composited as one image, as a group
             // would be; with one paint, multiplying its alpha is the same.
             let layered = node.opacity < 1 && shape.fill != nil && shape.stroke != nil

@@ -243,3 +243,26 @@ struct SVGConflationTests {
         #expect(!isClose(inTurn.pixel(x: 10, y: 10), resolved.pixel(x: 10, y: 10), tolerance: 0.02))
     }
 }
+
+/// Shapes off the canvas are skipped before they are flattened, but not
+/// when their stroke or shadow reaches in.
+struct SVGOffCanvasTests {
+    @Test func aStrokeOrShadowReachingInIsDrawn() throws {
+        let canvas = try render("""
+            <filter id="s"><feDropShadow dx="40" dy="0" stdDeviation="0.5" flood-color="blue"/></filter>
+            <rect x="-32" y="2" width="4" height="4" fill="red" filter="url(#s)"/>
+            <rect x="-30" y="12" width="4" height="4" fill="none" stroke="green" stroke-width="64" stroke-linejoin="miter"/>
+            """)
+        #expect(isClose(canvas.pixel(x: 10, y: 4), Color(red: 0, green: 0, blue: 1)))
+        #expect(isClose(canvas.pixel(x: 2, y: 14), Color(red: 0, green: 128.0 / 255, blue: 0)))
+    }
+
+    /// A miter reaching far past the stroke's half width (a sharp corner: 8.4
+    /// half widths, its tip at x = 5) counts too.
+    @Test func aLongMiterReachingInIsDrawn() throws {
+        let canvas = try render("""
+            <path d="M -120 -2 L -20 10 L -120 22" fill="none" stroke="black" stroke-width="6" stroke-miterlimit="20"/>
+            """)
+        #expect(canvas.pixel(x: 0, y: 10).alpha > 0.3)
+    }
+}
