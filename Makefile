@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench bench-png bench-diff bench-batch fuzz reference clean
+.PHONY: all deps build test demo bench bench-png bench-diff bench-batch bench-svg fuzz reference clean
 
 all: build
 
@@ -69,9 +69,17 @@ bench: deps
 	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 20
 	$(RELEASE_BIN)/PinmintBench text
 	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 25
+	$(MAKE) bench-svg
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
 	$(MAKE) bench-batch
+
+# What resolving conflation costs SVGDocument.render(scale:) on every reference
+# scene: against drawing its elements in turn (same run, alternated), pixels
+# changed, and the work of drawing and of redrawing.
+bench-svg: deps
+	$(SWIFT) build -c release --product PinmintBench
+	$(RELEASE_BIN)/PinmintBench svg
 
 # Issue 7's targets: (a) 1,000 distinct price tags into a sprite at @1x and @2x;
 # (b) 10,000 price tags into PNG files with an index, 1 and 2 jobs (markers/s,
