@@ -80,6 +80,28 @@ final class CoverageCensus {
     func isShared(x: Int, y: Int) -> Bool { counts[y * width + x] >= 2 }
 }
 
+/// A row consumer that counts the partly covered pixels of each span in a
+/// census before handing it on (unclipped drawings written row by row).
+struct CountingRowConsumer<Inner: CoverageRowConsumer>: CoverageRowConsumer {
+    var inner: Inner
+    let census: CoverageCensus
+    var y = 0
+
+    mutating func beginRow(_ y: Int, clipApplied: Bool) {
+        self.y = y
+        inner.beginRow(y, clipApplied: clipApplied)
+    }
+    mutating func constantSpan(x: Int, count: Int, coverage: Float) {
+        census.record(y: y, span: CoverageSpan(x: x, count: count, constant: coverage, values: nil), mask: nil)
+        inner.constantSpan(x: x, count: count, coverage: coverage)
+    }
+    mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>) {
+        census.record(y: y, x0: x, coverage: UnsafeBufferPointer(start: coverage, count: count))
+        inner.perPixelSpan(x: x, count: count, coverage: coverage)
+    }
+    mutating func endRow() { inner.endRow() }
+}
+
 extension Canvas {
     /// The supersampling factor `drawResolvingConflation` redraws shared edge pixels at, per side.
     public static let conflationFactor = 16

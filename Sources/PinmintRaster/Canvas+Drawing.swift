@@ -198,12 +198,16 @@ extension Canvas {
         let clip = clips.last
         let canvasWidth = width
         let solid: SolidSource? = if case .solid(let color) = shader.kind { SolidSource(color: color, blend: blend) } else { nil }
-        // Solid, unclipped, not clear: written straight from the rasterizer
-        // (no span list), unless the spans are also counted for a census.
+        // Solid, unclipped, not clear: written straight from the rasterizer (no span list).
         let census = self.census
-        if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly, census == nil {
+        if let solid, clip == nil, blend != .clear, writesSolidRowsDirectly {
             var writer = SolidRowWriter(target: target, source: solid)
-            rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
+            if let census {
+                var counting = CountingRowConsumer(inner: writer, census: census)
+                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &counting)
+            } else {
+                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
+            }
             try charge(rasterizer.lastWork)
             return
         }
