@@ -607,6 +607,8 @@ struct CoverageRasterizer {
         owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
         rule: FillRule, coverage: UnsafeMutablePointer<Float>, bandTop: Int, bandBottom: Int,
         exactFlags: UnsafeMutablePointer<Bool>?, clipped: Bool, consumer: inout Consumer) {
+        var consumerCopy = consumer
+        defer { consumer = consumerCopy }
         for row in bandTop..<bandBottom {
             let bandRow = row &- bandTop
             let exact = exactFlags?[bandRow] ?? false
@@ -616,14 +618,14 @@ struct CoverageRasterizer {
                 spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                         owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
                         originX: originX, rule: .nonZero, coverage: coverage, y: row,
-                        clipApplied: exact && clipped, consumer: &consumer, rowStarted: &rowStarted)
+                        clipApplied: exact && clipped, consumer: &consumerCopy, rowStarted: &rowStarted)
             } else {
                 spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                         owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
                         originX: originX, rule: .evenOdd, coverage: coverage, y: row,
-                        clipApplied: false, consumer: &consumer, rowStarted: &rowStarted)
+                        clipApplied: false, consumer: &consumerCopy, rowStarted: &rowStarted)
             }
-            if rowStarted { consumer.endRow() }
+            if rowStarted { consumerCopy.endRow() }
         }
     }
 
