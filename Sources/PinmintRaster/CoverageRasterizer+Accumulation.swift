@@ -9,26 +9,32 @@ extension CoverageRasterizer {
     /// cell's right side, and the cell after the segment gets the rest of the
     /// row's height, so the prefix sum carries it to the right.
     /// With `ownership`, the pixels the segment passes through are claimed
-    /// for its chain (flagging rows where chains meet).
+    /// for its chain (flagging rows where chains meet). A vertical edge
+    /// skips the band rows whose `repeatedRows` state is not 0 (rows that
+    /// repeat the row above, see `RepeatedRows`; only vertical edges reach them).
     @inline(__always)
     static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                            touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil) {
+                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil,
+                           repeatedRows: UnsafePointer<UInt8>? = nil) {
         // Two copies of the loops, one claiming pixels and one not, so that
         // neither tests for the ownership in every row.
         if let ownership {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
+                           repeatedRows: repeatedRows)
         } else {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: nil)
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: nil,
+                           repeatedRows: repeatedRows)
         }
     }
 
     @inline(__always)
     private static func accumulateRows(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?) {
+                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?,
+                                       repeatedRows: UnsafePointer<UInt8>?) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         let topRow = CoverageRasterizer.floor(edge.yTop), bottomRow = CoverageRasterizer.ceiling(edge.yBottom)
         if bottomRow == topRow &+ 1 && edge.xTop != edge.xBottom && topRow >= bandTop && topRow < bandBottom {
@@ -63,6 +69,7 @@ extension CoverageRasterizer {
                 // prefix sum passes it unchanged; the same coverage values).
                 for row in firstRow..<lastRow {
                     defer { rowCells += stride; rowTouched += wordsPerRow }
+                    if let repeatedRows, repeatedRows[row &- bandTop] != 0 { continue }
                     let rowTop = larger(Float(row), edge.yTop)
                     let rowBottom = smaller(Float(row + 1), edge.yBottom)
                     let height = rowBottom - rowTop
@@ -75,6 +82,7 @@ extension CoverageRasterizer {
             }
             for row in firstRow..<lastRow {
                 defer { rowCells += stride; rowTouched += wordsPerRow }
+                if let repeatedRows, repeatedRows[row &- bandTop] != 0 { continue }
                 let rowTop = larger(Float(row), edge.yTop)
                 let rowBottom = smaller(Float(row + 1), edge.yBottom)
                 let height = rowBottom - rowTop

@@ -42,7 +42,7 @@ struct ExactRowScratch {
     /// Winding number of each path (shape, clips) while walking a strip.
     private var windings: [Float] = []
     /// Horizontal segments of the path: no area, but they matter for flagging and strip boundaries.
-    private var horizontals: [(y: Float, left: Float, right: Float, chain: Int32)] = []
+    private(set) var horizontals: [(y: Float, left: Float, right: Float, chain: Int32)] = []
 
     /// Roughly the memory the scratch holds, bytes.
     var retainedBytes: Int {

@@ -118,6 +118,8 @@ struct CoverageRasterizer {
     private var spans: [CoverageSpan] = []
     /// Scratch state for rows that need the exact per-region treatment.
     var exactRows = ExactRowScratch()
+    /// Which rows repeat the row above, and the spans they repeat.
+    private var repeatedRows = RepeatedRows()
     /// The fill rule of each path: the shape's, then each clip's.
     private var pathRules: [FillRule] = []
     /// The next unused chain number; chains are unique across the shape and its clips.
@@ -148,7 +150,7 @@ struct CoverageRasterizer {
     var retainedBytes: Int {
         edges.capacity * MemoryLayout<Edge>.stride + (accumulation.capacity + coverageRow.capacity) * 4
             + touchedCells.capacity * 8 + cellOwners.capacity * 4 + spans.capacity * MemoryLayout<CoverageSpan>.stride
-            + exactRows.retainedBytes
+            + exactRows.retainedBytes + repeatedRows.retainedBytes
     }
 
     /// Rasterizes the closed polygons in `polylines` (every subpath is closed
@@ -231,6 +233,8 @@ struct CoverageRasterizer {
         guard !edges.isEmpty else { return }
 
         var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        // Rows can repeat the row above only where a vertical edge spans two whole rows or more.
+        var hasTallVerticalEdge = false
         // Plain comparisons (edges are finite): `min`/`max` on floats also order NaNs, at twice the instructions.
         for edge in edges.buffer {
             let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
@@ -239,6 +243,7 @@ struct CoverageRasterizer {
             if right > maxX { maxX = right }
             if edge.yTop < minY { minY = edge.yTop }
             if edge.yBottom > maxY { maxY = edge.yBottom }
+            if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { hasTallVerticalEdge = true }
         }
         // The clips' edges matter only where the shape is.
         pathRules.removeAll(keepingCapacity: true)
@@ -279,6 +284,11 @@ struct CoverageRasterizer {
         }
         exactRows.prepareFlags(rowCount: bandHeight)
         if coverageRow.count < stride { coverageRow = [Float](repeating: 0, count: stride) }
+        // Repeated rows: for the span form without clips (see `RepeatedRows`).
+        let mayRepeatRows = useSpans && !clipped && hasTallVerticalEdge
+        if mayRepeatRows {
+            repeatedRows.prepare(rows: bandHeight, spans: CoverageRasterizer.spanCapacity(bounds), cells: stride)
+        }
 
         let edges = self.edges.buffer
         accumulation.withUnsafeMutableBufferPointer { accumulation in
@@ -293,13 +303,16 @@ struct CoverageRasterizer {
                 // Accumulate the shape; note which chain passes through each
                 // pixel, and flag rows where two chains share one.
                 let flags = exactRows.flags
+                let repeats = mayRepeatRows
+                    && repeatedRows.classify(edges, horizontals: exactRows, bandTop: bandTop, bandBottom: bandBottom)
                 let anyExact: Bool
                 do {
                     flags.update(repeating: false, count: bandBottom - bandTop)
                     let ownership = Ownership(owners: owners, flags: flags)
                     CoverageRasterizer.accumulateBand(edges, into: cells, touched: touched, stride: stride,
                                                       wordsPerRow: wordsPerRow, originX: Float(originX),
-                                                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+                                                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
+                                                      repeatedRows: repeats ? UnsafePointer(repeatedRows.states) : nil)
                     exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                                originX: Float(originX), width: stride - 1, bandTop: bandTop,
                                                bandBottom: bandBottom, ownership: ownership)
@@ -320,7 +333,14 @@ struct CoverageRasterizer {
                                                  stride: stride, wordsPerRow: wordsPerRow, originX: Float(originX),
                                                  bandTop: bandTop, bandBottom: bandBottom)
                 }
-                if useSpans {
+                if repeats {
+                    // As below, with the repeated rows' spans handed out again.
+                    CoverageRasterizer.spanRows(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow,
+                                                stride: stride, width: visibleWidth, originX: originX, rule: rule,
+                                                coverage: coverage, bandTop: bandTop, bandBottom: bandBottom,
+                                                exactFlags: anyExact ? exactRows.flags : nil,
+                                                repeatedRows: repeatedRows, consumer: &consumer)
+                } else if useSpans {
                     // One pass per row over the touched bits: spans, cleared cells, released owners, cleared bits.
                     CoverageRasterizer.spanRows(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow,
                                                 stride: stride, width: visibleWidth, originX: originX, rule: rule,
@@ -355,16 +375,19 @@ struct CoverageRasterizer {
     /// own, not inlined: inside `rasterize`, with its many live values, the
     /// loop's invariants (the band, the buffers, the edge index) were kept
     /// on the stack and reloaded for every edge; here they stay in registers.
+    /// Vertical edges skip the rows that repeat the row above (`repeatedRows`, see `RepeatedRows`).
     @inline(never)
     private static func accumulateBand(_ edges: UnsafeBufferPointer<Edge>, into cells: UnsafeMutablePointer<Float>,
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership) {
+                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership,
+                                       repeatedRows: UnsafePointer<UInt8>?) {
         let top = Float(bandTop), bottom = Float(bandBottom)
         for edge in edges {
             guard edge.yBottom > top && edge.yTop < bottom else { continue }
             if edge.path == 0 {
                 accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
+                           repeatedRows: repeatedRows)
             } else {
                 // Clip edges add no area; they only claim their pixels.
                 claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow, originX: originX,
@@ -519,7 +542,7 @@ struct CoverageRasterizer {
     /// The spans go straight to `consumer`; `beginRow` comes before the
     /// first, and `rowStarted` tells the caller whether it came.
     @inline(__always)
-    private static func spanRow<Consumer: CoverageRowConsumer>(
+    static func spanRow<Consumer: CoverageRowConsumer>(
         _ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
         owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
         rule: FillRule, coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
@@ -610,23 +633,34 @@ struct CoverageRasterizer {
         var consumerCopy = consumer
         defer { consumer = consumerCopy }
         for row in bandTop..<bandBottom {
-            let bandRow = row &- bandTop
-            let exact = exactFlags?[bandRow] ?? false
-            var rowStarted = false
-            // One inlined copy per rule, so that neither tests the rule per cell.
-            if exact || rule == .nonZero {
-                spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
-                        owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
-                        originX: originX, rule: .nonZero, coverage: coverage, y: row,
-                        clipApplied: exact && clipped, consumer: &consumerCopy, rowStarted: &rowStarted)
-            } else {
-                spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
-                        owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
-                        originX: originX, rule: .evenOdd, coverage: coverage, y: row,
-                        clipApplied: false, consumer: &consumerCopy, rowStarted: &rowStarted)
-            }
-            if rowStarted { consumerCopy.endRow() }
+            spanBandRow(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
+                        width: width, originX: originX, rule: rule, coverage: coverage, row: row, bandTop: bandTop,
+                        exact: exactFlags?[row &- bandTop] ?? false, clipped: clipped, consumer: &consumerCopy)
         }
+    }
+
+    /// `spanRow` for row `row` of a band, then `endRow` if it had spans.
+    @inline(__always)
+    static func spanBandRow<Consumer: CoverageRowConsumer>(
+        _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+        owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
+        rule: FillRule, coverage: UnsafeMutablePointer<Float>, row: Int, bandTop: Int,
+        exact: Bool, clipped: Bool, consumer: inout Consumer) {
+        let bandRow = row &- bandTop
+        var rowStarted = false
+        // One inlined copy per rule, so that neither tests the rule per cell.
+        if exact || rule == .nonZero {
+            spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                    owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
+                    originX: originX, rule: .nonZero, coverage: coverage, y: row,
+                    clipApplied: exact && clipped, consumer: &consumer, rowStarted: &rowStarted)
+        } else {
+            spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                    owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
+                    originX: originX, rule: .evenOdd, coverage: coverage, y: row,
+                    clipApplied: false, consumer: &consumer, rowStarted: &rowStarted)
+        }
+        if rowStarted { consumer.endRow() }
     }
 
     /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.

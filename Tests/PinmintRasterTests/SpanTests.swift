@@ -87,4 +87,73 @@ struct SpanTests {
             #expect(zip(expected, actual).allSatisfy { $0.0.bitPattern == $0.1.bitPattern })
         }
     }
+
+    /// Shapes with long vertical sides, whose plain rows repeat the row
+    /// above (`RepeatedRows`): rectangles and rounded rectangles with whole,
+    /// half and arbitrary coordinates, overlapping (non-zero's clamp, even-odd's
+    /// fold), sharing a side (the exact pass), crossed by a triangle, with
+    /// horizontal sides inside rows; in the whole canvas and in a window.
+    @Test(arguments: [FillRule.nonZero, .evenOdd], 0..<40)
+    func repeatedRowsMatchThePerPixelReference(_ rule: FillRule, _ seed: Int) {
+        var random = SplitMix(state: UInt64(seed) &+ 1000)
+        let width = 150, height = 90
+        func coordinate(_ range: ClosedRange<Double>) -> Double {
+            let value = Double.random(in: range, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return value.rounded()
+            case 1: return (value * 2).rounded() / 2
+            default: return value
+            }
+        }
+        var path = Path()
+        var previous: Rect?
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let x = coordinate(-20...140), y = coordinate(-20...80)
+            var rect = Rect(x: x, y: y, width: coordinate(1...100), height: coordinate(3...100))
+            // Now and then a side shared with the previous rectangle, in the other direction.
+            if let last = previous, Int.random(in: 0..<4, using: &random) == 0 {
+                rect = Rect(x: last.maxX, y: last.minY + 1, width: rect.width, height: last.height + 0.5)
+            }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: path.addRoundedRect(rect, radius: coordinate(0...8))
+            case 1:
+                // Counter-clockwise.
+                path.move(to: Point(rect.minX, rect.minY)); path.line(to: Point(rect.minX, rect.maxY))
+                path.line(to: Point(rect.maxX, rect.maxY)); path.line(to: Point(rect.maxX, rect.minY))
+                path.close()
+            default: path.addRect(rect)
+            }
+            previous = rect
+        }
+        if Bool.random(using: &random) {
+            path.move(to: Point(coordinate(0...150), coordinate(0...90)))
+            path.line(to: Point(coordinate(0...150), coordinate(0...90)))
+            path.line(to: Point(coordinate(0...150), coordinate(0...90)))
+            path.close()
+        }
+        var polylines = Polylines()
+        path.flatten(into: &polylines)
+        for bounds in [PixelBounds(x0: 0, y0: 0, x1: width, y1: height), PixelBounds(x0: 13, y0: 7, x1: 131, y1: 77)] {
+            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: false)
+            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: true)
+            let mismatches = zip(expected, actual).filter { $0.0.bitPattern != $0.1.bitPattern }.count
+            #expect(mismatches == 0, "\(mismatches) pixels differ for bounds \(bounds)")
+        }
+    }
+
+    /// Repeated rows across bands: a rectangle taller than a band of a wide
+    /// canvas, so that each band starts with a key row of its own.
+    @Test func repeatedRowsAcrossBands() {
+        var path = Path()
+        path.addRect(Rect(x: 10.25, y: 3.5, width: 3970.5, height: 290))
+        path.addRoundedRect(Rect(x: 2000.5, y: 20, width: 300, height: 250), radius: 30)
+        var polylines = Polylines()
+        path.flatten(into: &polylines)
+        for rule in FillRule.allCases {
+            let bounds = PixelBounds(x0: 0, y0: 0, x1: 4000, y1: 300)
+            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 300, spans: false)
+            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 300, spans: true)
+            #expect(zip(expected, actual).allSatisfy { $0.0.bitPattern == $0.1.bitPattern })
+        }
+    }
 }
