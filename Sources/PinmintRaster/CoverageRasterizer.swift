@@ -8,6 +8,14 @@ public enum FillRule: String, Sendable, CaseIterable {
     case evenOdd = "evenodd"
 }
 
+/// A fill rule as a type: code generic over it (`spanRow`) is specialised
+/// per rule, so that the rule is a constant there even where the compiler
+/// does not inline the code (a `FillRule` argument to an outlined copy was
+/// tested for every cell).
+protocol FillRuleType { static var rule: FillRule { get } }
+enum NonZeroRule: FillRuleType { static var rule: FillRule { .nonZero } }
+enum EvenOddRule: FillRuleType { static var rule: FillRule { .evenOdd } }
+
 /// A rectangle of whole pixels: columns `x0..<x1`, rows `y0..<y1`.
 struct PixelBounds: Equatable {
     var x0, y0, x1, y1: Int
@@ -506,7 +514,10 @@ struct CoverageRasterizer {
             // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
             let magnitude = abs(sum)
             let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
-            return folded > 1 ? 2 - folded : folded
+            // folded > 1 ? 2 - folded : folded, as one `minss`: 2 - folded is below
+            // folded exactly when folded > 1 (and equal to it at 1).
+            let mirrored = 2 - folded
+            return folded < mirrored ? folded : mirrored
         }
     }
 
@@ -542,10 +553,10 @@ struct CoverageRasterizer {
     /// The spans go straight to `consumer`; `beginRow` comes before the
     /// first, and `rowStarted` tells the caller whether it came.
     @inline(__always)
-    static func spanRow<Consumer: CoverageRowConsumer>(
+    static func spanRow<Consumer: CoverageRowConsumer, Rule: FillRuleType>(
         _ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
         owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
-        rule: FillRule, coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
+        rule: Rule.Type, coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
         consumer: inout Consumer, rowStarted: inout Bool) {
         var sum: Float = 0
         // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
@@ -575,7 +586,7 @@ struct CoverageRasterizer {
             word &= ~(clear ^ (clear &- 1))
             if runStart > x && x < width {
                 // Untouched cells x ..< runStart keep the running sum.
-                let value = CoverageRasterizer.coverage(sum, rule: rule)
+                let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
                 if value > 0 {
                     if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                     consumer.constantSpan(x: originX &+ x, count: min(runStart, width) &- x, coverage: value)
@@ -587,7 +598,7 @@ struct CoverageRasterizer {
                 sum += rowCells[cell]
                 rowCells[cell] = 0
                 owners[cell] = -1
-                coverage[cell] = CoverageRasterizer.coverage(sum, rule: rule)
+                coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
                 cell &+= 1
             }
             // Touched cells right of the visible columns only need clearing.
@@ -612,7 +623,7 @@ struct CoverageRasterizer {
             x = lastIsConstant ? runEnd &- 1 : runEnd
         }
         if x < width {
-            let value = CoverageRasterizer.coverage(sum, rule: rule)
+            let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
             if value > 0 {
                 if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                 consumer.constantSpan(x: originX &+ x, count: width &- x, coverage: value)
@@ -648,16 +659,16 @@ struct CoverageRasterizer {
         exact: Bool, clipped: Bool, consumer: inout Consumer) {
         let bandRow = row &- bandTop
         var rowStarted = false
-        // One inlined copy per rule, so that neither tests the rule per cell.
+        // One copy per rule, so that neither tests the rule per cell.
         if exact || rule == .nonZero {
             spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                     owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
-                    originX: originX, rule: .nonZero, coverage: coverage, y: row,
+                    originX: originX, rule: NonZeroRule.self, coverage: coverage, y: row,
                     clipApplied: exact && clipped, consumer: &consumer, rowStarted: &rowStarted)
         } else {
             spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                     owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
-                    originX: originX, rule: .evenOdd, coverage: coverage, y: row,
+                    originX: originX, rule: EvenOddRule.self, coverage: coverage, y: row,
                     clipApplied: false, consumer: &consumer, rowStarted: &rowStarted)
         }
         if rowStarted { consumer.endRow() }
