@@ -81,24 +81,38 @@ struct RepeatedRows {
             let end = min(end, bandBottom)
             while row < end { states[row &- bandTop] |= bits; row &+= 1 }
         }
+        // Rows that are not plain, gathered into one pending range while
+        // consecutive edges (a chain's, mostly) reach into overlapping or
+        // adjacent rows, and marked when the next edge's rows lie apart.
+        var pendingFirst = 0, pendingEnd = 0
+        @inline(__always)
+        func markNotPlain(_ first: Int, _ end: Int) {
+            if first <= pendingEnd && end >= pendingFirst {
+                pendingFirst = min(pendingFirst, first); pendingEnd = max(pendingEnd, end)
+            } else {
+                mark(pendingFirst, pendingEnd, RepeatedRows.notPlain)
+                pendingFirst = first; pendingEnd = end
+            }
+        }
         let top = Float(bandTop), bottom = Float(bandBottom)
         for edge in edges where edge.yBottom > top && edge.yTop < bottom {
             let firstRow = CoverageRasterizer.floor(edge.yTop), endRow = CoverageRasterizer.ceiling(edge.yBottom)
             guard edge.xTop == edge.xBottom else {
-                mark(firstRow, endRow, RepeatedRows.notPlain)
+                markNotPlain(firstRow, endRow)
                 continue
             }
             // The whole rows the edge spans: firstFull ..< endFull.
             let firstFull = CoverageRasterizer.ceiling(edge.yTop), endFull = CoverageRasterizer.floor(edge.yBottom)
             if firstFull >= endFull {
-                mark(firstRow, endRow, RepeatedRows.notPlain)
+                markNotPlain(firstRow, endRow)
                 continue
             }
-            mark(firstRow, firstFull, RepeatedRows.notPlain)
-            mark(endFull, endRow, RepeatedRows.notPlain)
+            if firstRow < firstFull { markNotPlain(firstRow, firstFull) }
+            if endFull < endRow { markNotPlain(endFull, endRow) }
             mark(firstFull, firstFull &+ 1, RepeatedRows.edgesChange)
             mark(endFull, endFull &+ 1, RepeatedRows.edgesChange)
         }
+        mark(pendingFirst, pendingEnd, RepeatedRows.notPlain)
         for horizontal in horizontals.horizontals where horizontal.y >= top && horizontal.y < bottom {
             let row = CoverageRasterizer.floor(horizontal.y)
             mark(row, row &+ 1, RepeatedRows.notPlain)
