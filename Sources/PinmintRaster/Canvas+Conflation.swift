@@ -192,6 +192,7 @@ extension Canvas {
             // As exact in this canvas's pixels as the drawing itself, not `factor` times more.
             fine.fillFlatteningTolerance = fillFlatteningTolerance * Double(factor)
             fine.flatteningTolerance = flatteningTolerance * Double(factor)
+            fine.rasterizer.resolvesSharedPixelsExactly = false
             let left = budget - redrawingWork
             guard left > 0 else { return false }
             fine.workLimit = left

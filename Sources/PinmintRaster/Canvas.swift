@@ -356,6 +356,7 @@ public final class Canvas {
         layers = [PixelBuffer(width: width, height: height)]
         scratch = DrawingScratch.take()
         scratch.rasterizer.workLimit = workLimit
+        scratch.rasterizer.resolvesSharedPixelsExactly = true
         scratch.polylines.maximumPointCount = Canvas.maximumPathPointCount
     }
 

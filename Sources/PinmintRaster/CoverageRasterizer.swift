@@ -128,6 +128,9 @@ struct CoverageRasterizer {
     var exactRows = ExactRowScratch()
     /// Which rows repeat the row above, and the spans they repeat.
     private var repeatedRows = RepeatedRows()
+    /// Rows where chains share a pixel get the exact pass (see
+    /// CoverageRasterizer+ExactRows.swift); false sums them approximately.
+    var resolvesSharedPixelsExactly = true
     /// The fill rule of each path: the shape's, then each clip's.
     private var pathRules: [FillRule] = []
     /// The next unused chain number; chains are unique across the shape and its clips.
@@ -324,7 +327,7 @@ struct CoverageRasterizer {
                     exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                                originX: Float(originX), width: stride - 1, bandTop: bandTop,
                                                bandBottom: bandBottom, ownership: ownership)
-                    anyExact = (0..<(bandBottom - bandTop)).contains { flags[$0] }
+                    anyExact = resolvesSharedPixelsExactly && (0..<(bandBottom - bandTop)).contains { flags[$0] }
                 }
                 if anyExact {
                     lastWork += CoverageRasterizer.exactPassWork(flags: flags, bandTop: bandTop, bandBottom: bandBottom,

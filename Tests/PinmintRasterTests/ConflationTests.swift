@@ -127,6 +127,32 @@ import Testing
         #expect(resolved.makeImage().pixels == inTurn.makeImage().pixels)
     }
 
+    /// The blocks are drawn without the exact pass for pixels where a
+    /// path's own chains meet (16 × 16 fine pixels average its error away);
+    /// the scratch buffers they hand back must not take that to the next canvas.
+    @Test func theNextCanvasStillResolvesCrossingsExactly() throws {
+        // Two circles crossing in one path: their chains meet inside pixels.
+        func crossing(on canvas: Canvas) throws {
+            var path = Path()
+            path.addCircle(center: Point(8.3, 10.1), radius: 6.2)
+            path.addCircle(center: Point(12.6, 9.7), radius: 5.9)
+            try canvas.fill(path, paint: .solid(.black))
+        }
+        let before = try Canvas(width: 20, height: 20)
+        try crossing(on: before)
+        _ = try ConflationTests.inTurnAndResolved { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        }
+        // Scratch sets go back to a last-in first-out pool: the two canvases'
+        // come out first, then the blocks'.
+        let canvases = try (0..<4).map { _ in try Canvas(width: 20, height: 20) }
+        for (index, canvas) in canvases.enumerated() {
+            try crossing(on: canvas)
+            let same = canvas.makeImage().pixels == before.makeImage().pixels
+            #expect(same, "canvas \(index) after the resolution draws the crossing circles otherwise")
+        }
+    }
+
     @Test func refusedWithAClipOrLayerOpen() throws {
         let canvas = try Canvas(width: 20, height: 20)
         try canvas.pushClip(ConflationTests.rect(0, 0, 10, 10))
