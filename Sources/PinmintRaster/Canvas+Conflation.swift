@@ -108,14 +108,16 @@ extension Canvas {
     /// The side, in pixels, of the blocks `drawResolvingConflation` redraws at a time.
     static let conflationTile = 8
 
+    /// The most blocks `drawResolvingConflation` redraws: 65,536 shared
+    /// pixels at most, some 0.1 s. The scenes of Golden/scenes need at most
+    /// 23 (the pin @1x).
+    public static let maximumConflationBlocks = 1024
+
     /// The work `drawResolvingConflation` may spend redrawing after a
     /// drawing that took `drawing`: 16 times as much, and 2²⁴ more (about
-    /// 16 ms). The scenes of Golden/scenes take up to 180 times their
+    /// 16 ms). The scenes of Golden/scenes take up to 10 times their
     /// drawing's work (the pin @1x: a small drawing with 128 shared pixels)
-    /// and 4.3 million at most (`PinmintBench svg`); ten thousand crossings
-    /// of lines of two colours over 1000 × 1000 pixels would take more, and
-    /// are left as composited in turn (0.4 s spent finding out, against
-    /// 0.07 s for the drawing).
+    /// and 241,000 at most (`PinmintBench svg`).
     static func conflationWorkBudget(drawing: Int) -> Int {
         let (scaled, overflow) = drawing.multipliedReportingOverflow(by: 16)
         return overflow ? Int.max : scaled.addingReportingOverflow(1 << 24).partialValue
@@ -148,7 +150,8 @@ extension Canvas {
     /// have it), or when the drawing itself goes past the work limit.
     /// Returns whether the shared pixels were redrawn: not when that would
     /// take the canvas past its work limit (which the redrawing counts) or
-    /// past 16 times the drawing's own work and 2²⁴ more, or when
+    /// past 16 times the drawing's own work and 2²⁴ more, when more than
+    /// `maximumConflationBlocks` blocks hold shared pixels, or when
     /// a drawing 16 times larger goes out of range (a shadow's extent, a
     /// coordinate); the canvas then holds the drawing as composited in turn.
     @discardableResult
@@ -176,6 +179,9 @@ extension Canvas {
         // The redrawn pixels are stored once every block is drawn: when the
         // blocks would take the canvas past its work limit, none is, and the
         // drawing stays as composited in turn rather than failing.
+        // Each block draws the whole drawing again (what lies outside it is
+        // cheap, but not free): past `maximumConflationBlocks`, none is.
+        guard census.sharedTiles.lazy.filter({ $0 }).count <= Canvas.maximumConflationBlocks else { return false }
         var resolved: [(x: Int, y: Int, pixel: SIMD4<UInt16>)] = []
         var redrawingWork = 0
         let budget = min(workLimit - work, Canvas.conflationWorkBudget(drawing: work - workBefore))

@@ -161,10 +161,16 @@ extension SVGDocument {
                         end += 1
                     }
                     if end - index > 1 {
+                        // Only the strokes that may reach the canvas (see `mayTouch`).
+                        let runTransform = children[index].transform.concatenating(transform)
                         var path = Path()
-                        for child in children[index..<end] { if case .shape(let shape) = child.content { path.append(shape.path) } }
-                        try canvas.stroke(path, style: style, paint: .solid(color),
-                                          transform: children[index].transform.concatenating(transform))
+                        for child in children[index..<end] {
+                            if case .shape(let shape) = child.content,
+                               SVGDocument.mayTouch(canvas, shape, transform: runTransform, shadow: nil) {
+                                path.append(shape.path)
+                            }
+                        }
+                        if !path.isEmpty { try canvas.stroke(path, style: style, paint: .solid(color), transform: runTransform) }
                         index = end
                         continue
                     }

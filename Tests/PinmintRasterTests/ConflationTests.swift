@@ -114,6 +114,24 @@ import Testing
         #expect(throws: RasterError.self) { try tight.drawResolvingConflation(draw) }
     }
 
+    /// Shared pixels in more than `maximumConflationBlocks` blocks: none is redrawn.
+    @Test func tooManyBlocksAreLeftAsDrawn() throws {
+        // Columns of 1 px from x = 0.5: every pixel holds two edges; 38 × 38 blocks.
+        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+            for column in 0..<300 {
+                let gray = Double(column % 7) / 7
+                try canvas.fill(ConflationTests.rect(Double(column) + 0.5, 0, Double(column) + 1.5, 300),
+                                paint: .solid(Color(red: gray, green: gray, blue: gray)), transform: transform)
+            }
+        }
+        #expect(38 * 38 > Canvas.maximumConflationBlocks)
+        let inTurn = try Canvas(width: 300, height: 300), resolved = try Canvas(width: 300, height: 300)
+        try draw(inTurn, .identity)
+        #expect(try resolved.drawResolvingConflation(draw) == false)
+        let same = resolved.makeImage().pixels == inTurn.makeImage().pixels
+        #expect(same)
+    }
+
     /// A shadow that is within range at this scale but not 16 times larger: not resolved, not refused.
     @Test func aShadowTooLargeToRedrawFinely() throws {
         let shadow = Shadow(color: .black, offset: Point(Canvas.maximumShadowExtent / 2, 0), blurRadius: 0)
