@@ -18,6 +18,17 @@ struct SpanTests {
     }
 
     /// Coverage of `polylines` in `bounds` as one row-major array of the canvas.
+    /// The span form and the row form give the same coverage, bit for bit,
+    /// over the whole canvas and over a window that cuts shapes on every side.
+    static func expectSpansMatchRows(_ polylines: Polylines, rule: FillRule, width: Int, height: Int) {
+        for bounds in [PixelBounds(x0: 0, y0: 0, x1: width, y1: height), PixelBounds(x0: 13, y0: 7, x1: 131, y1: 77)] {
+            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: false)
+            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: true)
+            let mismatches = zip(expected, actual).filter { $0.0.bitPattern != $0.1.bitPattern }.count
+            #expect(mismatches == 0, "\(mismatches) pixels differ for bounds \(bounds)")
+        }
+    }
+
     static func coverage(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, width: Int, height: Int,
                          spans useSpans: Bool) -> [Float] {
         var rasterizer = CoverageRasterizer()
@@ -62,13 +73,7 @@ struct SpanTests {
         }
         var polylines = Polylines()
         path.flatten(into: &polylines)
-        // The whole canvas, and a window that cuts shapes on every side.
-        for bounds in [PixelBounds(x0: 0, y0: 0, x1: width, y1: height), PixelBounds(x0: 13, y0: 7, x1: 131, y1: 77)] {
-            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: false)
-            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: true)
-            let mismatches = zip(expected, actual).filter { $0.0.bitPattern != $0.1.bitPattern }.count
-            #expect(mismatches == 0, "\(mismatches) pixels differ for bounds \(bounds)")
-        }
+        SpanTests.expectSpansMatchRows(polylines, rule: rule, width: width, height: height)
     }
 
     /// A shape wider than 64 cells whose rows touch several bit words, and a
@@ -133,12 +138,7 @@ struct SpanTests {
         }
         var polylines = Polylines()
         path.flatten(into: &polylines)
-        for bounds in [PixelBounds(x0: 0, y0: 0, x1: width, y1: height), PixelBounds(x0: 13, y0: 7, x1: 131, y1: 77)] {
-            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: false)
-            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: width, height: height, spans: true)
-            let mismatches = zip(expected, actual).filter { $0.0.bitPattern != $0.1.bitPattern }.count
-            #expect(mismatches == 0, "\(mismatches) pixels differ for bounds \(bounds)")
-        }
+        SpanTests.expectSpansMatchRows(polylines, rule: rule, width: width, height: height)
     }
 
     /// Repeated rows across bands: a rectangle taller than a band of a wide
