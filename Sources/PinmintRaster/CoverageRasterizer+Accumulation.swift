@@ -178,31 +178,58 @@ extension CoverageRasterizer {
             rowCells[x0Cell &+ 1] += signedHeight * middle
             CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
-        } else {
-            // Across cells: a triangle in the first cell, trapezoids in
-            // between (each 1/width of the height), a triangle at the end.
-            let x1Ceil = Float(x1Cell)
+        } else if x1Cell == x0Cell &+ 2 {
+            // Across two cells (most crossings of a finely flattened
+            // curve): `accumulateAcrossCells`'s values for two cells.
             let inverseWidth = 1 / (x1 - x0)
             let x0Fraction = x0 - x0Floor
             let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
-            let x1Fraction = x1 - x1Ceil + 1
+            let x1Fraction = x1 - Float(x1Cell) + 1
             let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
             rowCells[x0Cell] += signedHeight * firstArea
-            if x1Cell == x0Cell + 2 {
-                rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
-            } else {
-                let secondArea = inverseWidth * (1.5 - x0Fraction)
-                rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
-                let step = signedHeight * inverseWidth
-                var cell = x0Cell + 2
-                while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
-                let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
-                rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
-            }
+            rowCells[x0Cell &+ 1] += signedHeight * (1 - firstArea - lastArea)
             rowCells[x1Cell] += signedHeight * lastArea
             CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
-            ownership?.claim(bandRow: bandRow, stride: stride, first: x0Cell, last: x1Cell - 1, chain: chain)
+            ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
+            ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell &+ 1, chain: chain)
+        } else {
+            accumulateAcrossCells(rowCells, touched: rowTouched, x0: x0, x1: x1, x0Cell: x0Cell, x1Cell: x1Cell,
+                                  signedHeight: signedHeight, bandRow: bandRow, stride: stride, chain: chain,
+                                  ownership: ownership)
         }
+    }
+
+    /// `accumulateRow` for a part that crosses cells: a triangle in the
+    /// first cell, trapezoids in between (each 1/width of the height), a
+    /// triangle at the end. Not inlined: the parts within one or two cells,
+    /// most of a finely flattened curve's, keep their values in registers.
+    @inline(never)
+    private static func accumulateAcrossCells(_ rowCells: UnsafeMutablePointer<Float>,
+                                              touched rowTouched: UnsafeMutablePointer<UInt64>, x0: Float, x1: Float,
+                                              x0Cell: Int, x1Cell: Int, signedHeight: Float, bandRow: Int,
+                                              stride: Int, chain: Int32, ownership: Ownership?) {
+        let x0Floor = Float(x0Cell)
+        let x1Ceil = Float(x1Cell)
+        let inverseWidth = 1 / (x1 - x0)
+        let x0Fraction = x0 - x0Floor
+        let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
+        let x1Fraction = x1 - x1Ceil + 1
+        let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
+        rowCells[x0Cell] += signedHeight * firstArea
+        if x1Cell == x0Cell + 2 {
+            rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
+        } else {
+            let secondArea = inverseWidth * (1.5 - x0Fraction)
+            rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
+            let step = signedHeight * inverseWidth
+            var cell = x0Cell + 2
+            while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
+            let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
+            rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
+        }
+        rowCells[x1Cell] += signedHeight * lastArea
+        CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
+        ownership?.claim(bandRow: bandRow, stride: stride, first: x0Cell, last: x1Cell - 1, chain: chain)
     }
 
     /// How far inside its column an edge must stay for the one-column loop
