@@ -240,22 +240,11 @@ struct CoverageRasterizer {
         edges.removeAll()
         exactRows.removeHorizontals()
         nextChain = 0
-        appendEdges(polylines, bounds: bounds, path: 0)
+        let extent = appendEdges(polylines, bounds: bounds, path: 0)
         guard !edges.isEmpty else { return }
-
-        var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        let minX = extent.minX, maxX = extent.maxX, minY = extent.minY, maxY = extent.maxY
         // Rows can repeat the row above only where a vertical edge spans two whole rows or more.
-        var hasTallVerticalEdge = false
-        // Plain comparisons (edges are finite): `min`/`max` on floats also order NaNs, at twice the instructions.
-        for edge in edges.buffer {
-            let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
-            let right = edge.xTop < edge.xBottom ? edge.xBottom : edge.xTop
-            if left < minX { minX = left }
-            if right > maxX { maxX = right }
-            if edge.yTop < minY { minY = edge.yTop }
-            if edge.yBottom > maxY { maxY = edge.yBottom }
-            if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { hasTallVerticalEdge = true }
-        }
+        let hasTallVerticalEdge = extent.hasTallVerticalEdge
         // The clips' edges matter only where the shape is.
         pathRules.removeAll(keepingCapacity: true)
         pathRules.append(rule)
@@ -731,8 +720,10 @@ struct CoverageRasterizer {
     /// to their right), pieces right of it are moved onto its right side
     /// (where they touch no visible cell). Segments get chain numbers (a new
     /// chain where a subpath turns up or down) and the path number `path`.
-    private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32) {
-        guard !bounds.isEmpty else { return }
+    @discardableResult
+    private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32) -> EdgeExtent {
+        var extent = EdgeExtent()
+        guard !bounds.isEmpty else { return extent }
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
         var chain = nextChain
         defer { nextChain = chain &+ 1 }
@@ -759,7 +750,7 @@ struct CoverageRasterizer {
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
                         CoverageRasterizer.addClipped(from, to, clip, bothInside: fromInside && toInside,
-                                                      chain: chain, path: path, into: &cursor)
+                                                      chain: chain, path: path, into: &cursor, extent: &extent)
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
                                 && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
@@ -771,6 +762,29 @@ struct CoverageRasterizer {
                     }
                 }
             }
+        }
+        return extent
+    }
+
+    /// The extent of the edges `appendEdges` writes, gathered as it writes
+    /// them (a second pass over the edges cost about 20 instructions an edge).
+    struct EdgeExtent {
+        var minX = Float.infinity, maxX = -Float.infinity, minY = Float.infinity, maxY = -Float.infinity
+        /// Whether some vertical edge is taller than 3 rows (only then can
+        /// rows repeat the row above, see `RepeatedRows`).
+        var hasTallVerticalEdge = false
+
+        /// Takes `edge` in. Plain comparisons (edges are finite): `min`/`max`
+        /// on floats also order NaNs, at twice the instructions.
+        @inline(__always)
+        mutating func include(_ edge: Edge) {
+            let left = edge.xTop < edge.xBottom ? edge.xTop : edge.xBottom
+            let right = edge.xTop < edge.xBottom ? edge.xBottom : edge.xTop
+            if left < minX { minX = left }
+            if right > maxX { maxX = right }
+            if edge.yTop < minY { minY = edge.yTop }
+            if edge.yBottom > maxY { maxY = edge.yBottom }
+            if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { hasTallVerticalEdge = true }
         }
     }
 
@@ -786,7 +800,7 @@ struct CoverageRasterizer {
     @inline(__always)
     private static func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
                                    bothInside: Bool, chain: Int32, path: Int32,
-                                   into cursor: inout UnsafeMutablePointer<Edge>) {
+                                   into cursor: inout UnsafeMutablePointer<Edge>, extent: inout EdgeExtent) {
         // Compare in Float: segments thinner than Float can tell apart carry no area.
         guard Float(from.y) != Float(to.y) else { return }
         // Most segments lie inside the bounds: no clipping to do.
@@ -798,10 +812,13 @@ struct CoverageRasterizer {
                 cursor.initialize(to: Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
                                            yBottom: Float(from.y), direction: -1, chain: chain, path: path))
             }
+            extent.include(cursor.pointee)
             cursor += 1
             return
         }
+        var written = cursor
         addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
+        while written < cursor { extent.include(written.pointee); written += 1 }
     }
 
     /// The general case of `addClipped`: the segment crosses a side of the bounds.
