@@ -99,42 +99,6 @@ extension CoverageRasterizer {
         // one row is where it enters the next (the same expression of the
         // same values, so the same bits), computed once.
         var previousBottom = -Float.infinity, previousEnd: Float = 0
-        let xLow = smaller(edge.xTop, edge.xBottom) - originX, xHigh = larger(edge.xTop, edge.xBottom) - originX
-        let column = Int(larger(xLow, 0)), columnLeft = Float(column)
-        if xLow >= columnLeft + columnMargin && xHigh <= columnLeft + (1 - columnMargin) && column & 63 != 63
-            && larger(edge.xTop, edge.xBottom) < 4096 && smaller(edge.xTop, edge.xBottom) > -4096 {
-            // Inside one column, clear of its sides (a steep chord of a
-            // finely flattened curve): every row's part is within cell
-            // `column`, as `accumulateRow` would find by flooring and
-            // ceiling each part's ends; its within-one-cell values, with
-            // the cell and its touched bits known once for the edge. The
-            // rows' x values differ from the exact line by a few units in
-            // the last place (coordinates below 4096: under 1/4096 px),
-            // far less than the margin, so no part can reach another cell.
-            let touchedWord = column &>> 6, touchedBits: UInt64 = 3 &<< UInt64(column & 63)
-            for row in firstRow..<lastRow {
-                defer { rowCells += stride; rowTouched += wordsPerRow }
-                let rowTop = larger(Float(row), edge.yTop)
-                let rowBottom = smaller(Float(row + 1), edge.yBottom)
-                let height = rowBottom - rowTop
-                if height <= 0 { continue }
-                let xStart: Float
-                if _fastPath(rowTop == previousBottom) {
-                    xStart = previousEnd
-                } else {
-                    xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
-                }
-                let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
-                previousBottom = rowBottom; previousEnd = xEnd
-                let signedHeight = height * edge.direction
-                let middle = 0.5 * (xStart + xEnd) - columnLeft
-                rowCells[column] += signedHeight * (1 - middle)
-                rowCells[column &+ 1] += signedHeight * middle
-                rowTouched[touchedWord] |= touchedBits
-                ownership?.claim(bandRow: row &- bandTop, stride: stride, cell: column, chain: edge.chain)
-            }
-            return
-        }
         for row in firstRow..<lastRow {
             defer { rowCells += stride; rowTouched += wordsPerRow }
             let rowTop = larger(Float(row), edge.yTop)
@@ -231,10 +195,6 @@ extension CoverageRasterizer {
         CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
         ownership?.claim(bandRow: bandRow, stride: stride, first: x0Cell, last: x1Cell - 1, chain: chain)
     }
-
-    /// How far inside its column an edge must stay for the one-column loop
-    /// of `accumulateRows` (its rows' rounding errors are far smaller).
-    static let columnMargin: Float = 1.0 / 256
 
     /// The larger of two finite floats as one `maxss` (`Swift.max` also
     /// orders NaNs, at several instructions more; edges are finite).
