@@ -163,10 +163,11 @@ extension CoverageRasterizer {
         }
     }
 
-    /// `accumulateRow` for a part that crosses cells: a triangle in the
-    /// first cell, trapezoids in between (each 1/width of the height), a
-    /// triangle at the end. Not inlined: the parts within one or two cells,
-    /// most of a finely flattened curve's, keep their values in registers.
+    /// `accumulateRow` for a part that crosses three cells or more
+    /// (`x1Cell ≥ x0Cell + 3`): a triangle in the first cell, trapezoids in
+    /// between (each 1/width of the height), a triangle at the end. Not
+    /// inlined: the parts within one or two cells, most of a finely
+    /// flattened curve's, keep their values in registers.
     @inline(never)
     private static func accumulateAcrossCells(_ rowCells: UnsafeMutablePointer<Float>,
                                               touched rowTouched: UnsafeMutablePointer<UInt64>, x0: Float, x1: Float,
@@ -180,17 +181,13 @@ extension CoverageRasterizer {
         let x1Fraction = x1 - x1Ceil + 1
         let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
         rowCells[x0Cell] += signedHeight * firstArea
-        if x1Cell == x0Cell + 2 {
-            rowCells[x0Cell + 1] += signedHeight * (1 - firstArea - lastArea)
-        } else {
-            let secondArea = inverseWidth * (1.5 - x0Fraction)
-            rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
-            let step = signedHeight * inverseWidth
-            var cell = x0Cell + 2
-            while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
-            let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
-            rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
-        }
+        let secondArea = inverseWidth * (1.5 - x0Fraction)
+        rowCells[x0Cell + 1] += signedHeight * (secondArea - firstArea)
+        let step = signedHeight * inverseWidth
+        var cell = x0Cell + 2
+        while cell < x1Cell - 1 { rowCells[cell] += step; cell += 1 }
+        let beforeLast = secondArea + Float(x1Cell - x0Cell - 3) * inverseWidth
+        rowCells[x1Cell - 1] += signedHeight * (1 - beforeLast - lastArea)
         rowCells[x1Cell] += signedHeight * lastArea
         CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
         ownership?.claim(bandRow: bandRow, stride: stride, first: x0Cell, last: x1Cell - 1, chain: chain)
