@@ -196,13 +196,20 @@ func printTimes(iterations: Int, only: String?) throws {
 /// five rounds make likely); the median of the rounds' ratios is printed
 /// beside it. (Until December 2026 Pinmint was timed inside this process
 /// against cairo's rounds: its ratios mixed the two speeds.)
-func runInterleaved(cairo command: [String], rounds: Int, iterations: Int, only: String?) throws {
-    var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:]
+///
+/// With `blend2d` (the Blend2D program on the same replay, `bench_blend2d`),
+/// Blend2D runs in each round too, after cairo, and a second table gives
+/// its fastest round against cairo's and Pinmint's against Blend2D's: the
+/// speed target (0.45 of cairo) is where Blend2D was expected to stand.
+func runInterleaved(cairo command: [String], blend2d: [String]?, rounds: Int, iterations: Int,
+                    only: String?) throws {
+    var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:], blends: [String: [Double]] = [:]
     var names: [String] = []
     var pinmint = [ownExecutable(), "times", "--iterations", String(iterations)]
     if let only { pinmint += ["--scene", only] }
     for _ in 0..<rounds {
         let cairo = try measureProcess(command)
+        let blend = try blend2d.map(measureProcess) ?? [:]
         let own = try measureProcess(pinmint)
         for scene in BenchScenes.all {
             for scale in scales {
@@ -211,6 +218,10 @@ func runInterleaved(cairo command: [String], rounds: Int, iterations: Int, only:
                 guard let baseline = cairo[name], let time = own[name] else { throw BenchError("no time for \(name)") }
                 if ours[name] == nil { names.append(name) }
                 ours[name, default: []].append(time); theirs[name, default: []].append(baseline)
+                if blend2d != nil {
+                    guard let time = blend[name] else { throw BenchError("no Blend2D time for \(name)") }
+                    blends[name, default: []].append(time)
+                }
             }
         }
     }
@@ -233,6 +244,20 @@ func runInterleaved(cairo command: [String], rounds: Int, iterations: Int, only:
     print("geometric mean of pinmint/cairo over \(names.count) marker scenes: \(format(exp(logFastest / count))) "
           + "(target ≤ 0.45); of the rounds' medians: \(format(exp(logMedian / count)))")
     print(slower.isEmpty ? "no scene slower than cairo" : "slower than cairo: \(slower.joined(separator: ", "))")
+    guard blend2d != nil else { return }
+    print("")
+    print("Blend2D (its default tolerance 0.2 px, JIT pipelines) in the same rounds; ratios of fastest rounds")
+    print("scene                    Blend2D µs (fastest)  Blend2D/cairo   pinmint/Blend2D")
+    var logBlendCairo = 0.0, logOursBlend = 0.0
+    for name in names {
+        let fastest = blends[name]!.min()!
+        let blendCairo = fastest / theirs[name]!.min()!, oursBlend = ours[name]!.min()! / fastest
+        logBlendCairo += log(blendCairo); logOursBlend += log(oursBlend)
+        print(name.padding(toLength: 24, withPad: " ", startingAt: 0),
+              String(format: "%10.2f (%6.2f) %14.3f %17.3f", median(blends[name]!), fastest, blendCairo, oursBlend))
+    }
+    print("geometric mean of Blend2D/cairo: \(format(exp(logBlendCairo / count))); "
+          + "of pinmint/Blend2D: \(format(exp(logOursBlend / count)))")
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -261,12 +286,14 @@ do {
     case "batch": try BatchBench.main(Array(arguments.dropFirst()))
     case "run":
         var baseline: String? = nil, iterations = 400, only: String? = nil, cairo: [String]? = nil, rounds = 5
+        var blend2d: String? = nil
         var index = 1
         while index < arguments.count {
             switch arguments[index] {
             case "--baseline" where index + 1 < arguments.count: baseline = arguments[index + 1]; index += 2
             case "--cairo" where index + 2 < arguments.count:
                 cairo = [arguments[index + 1], arguments[index + 2], "300"]; index += 3
+            case "--blend2d" where index + 1 < arguments.count: blend2d = arguments[index + 1]; index += 2
             case "--rounds" where index + 1 < arguments.count: rounds = max(1, Int(arguments[index + 1]) ?? 5); index += 2
             case "--scene" where index + 1 < arguments.count: only = arguments[index + 1]; index += 2
             case "--iterations" where index + 1 < arguments.count: iterations = Int(arguments[index + 1]) ?? 400; index += 2
@@ -274,12 +301,13 @@ do {
             }
         }
         if let cairo {
-            try runInterleaved(cairo: cairo, rounds: rounds, iterations: iterations, only: only)
+            let blend2dCommand = blend2d.map { [$0] + cairo.dropFirst() }
+            try runInterleaved(cairo: cairo, blend2d: blend2dCommand, rounds: rounds, iterations: iterations, only: only)
         } else {
             try run(baselineFile: baseline, iterations: iterations, only: only)
         }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {
