@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench bench-png bench-diff bench-batch bench-svg fuzz reference clean
+.PHONY: all deps build test demo bench blend2d bench-png bench-diff bench-batch bench-svg fuzz reference clean
 
 all: build
 
@@ -53,9 +53,10 @@ demo: build
 	else echo "python3 not found: out/demo.html not written (the PNGs, sprite and index are in out/)"; fi
 
 # Render-only time per scene next to cairo's C API drawing the same scenes
-# (the two alternated ten times, each in a process of its own; ratios of each
+# (the two alternated twenty times, each in a process of its own; ratios of each
 # side's fastest round, since these machines run a process at one of two
-# speeds); then laying out and drawing the label "5200萬" (cold and warm
+# speeds), with Blend2D in the same rounds when its wheel can be had, and how
+# far each of the three draws from the references; then laying out and drawing the label "5200萬" (cold and warm
 # glyph cache), then whole markers (price tags warm, of new widths, of a
 # batch, every shape rasterized; the callout with a picture) against cairo's shapes.
 bench: deps
@@ -65,14 +66,35 @@ bench: deps
 	@mkdir -p Benchmarks/.work
 	$(SWIFT) build -c release --product PinmintBench
 	cc -O2 Benchmarks/cairo/bench_cairo.c $$(pkg-config --cflags --libs cairo) -o Benchmarks/.work/bench_cairo
+	@$(MAKE) --no-print-directory blend2d
 	$(RELEASE_BIN)/PinmintBench export Benchmarks/.work/scenes.replay
-	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 20
+	$(RELEASE_BIN)/PinmintBench run --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay \
+		$$(test -x Benchmarks/.work/bench_blend2d && echo --blend2d Benchmarks/.work/bench_blend2d) --rounds 20
+	$(RELEASE_BIN)/PinmintBench exactness --cairo Benchmarks/.work/bench_cairo \
+		$$(test -x Benchmarks/.work/bench_blend2d && echo --blend2d Benchmarks/.work/bench_blend2d) Benchmarks/.work/scenes.replay
 	$(RELEASE_BIN)/PinmintBench text
 	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 25
 	$(MAKE) bench-svg
 	$(MAKE) bench-png
 	$(MAKE) bench-diff
 	$(MAKE) bench-batch
+
+# Blend2D, the renderer the speed target refers to, on the same replay: its
+# static library comes from PyPI's blend2d-python wheel (x86-64; downloaded,
+# not installed, whatever python3 this is). Skipped with a note when the wheel
+# cannot be had; `make bench` then times cairo and Pinmint only.
+BLEND2D_DIR = Benchmarks/.work/blend2d
+blend2d:
+	@mkdir -p $(BLEND2D_DIR)
+	@test -f $(BLEND2D_DIR)/blend2d/libblend2d.a || { \
+		python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
+			--platform manylinux_2_28_x86_64 blend2d-python==1.0.0 -d $(BLEND2D_DIR) >/dev/null 2>&1 \
+		&& python3 -m zipfile -e $(BLEND2D_DIR)/blend2d_python-1.0.0-*.whl $(BLEND2D_DIR); } || true
+	@rm -f Benchmarks/.work/bench_blend2d
+	@if [ -f $(BLEND2D_DIR)/blend2d/libblend2d.a ] && cc -O2 Benchmarks/blend2d/bench_blend2d.c \
+		$(BLEND2D_DIR)/blend2d/libblend2d.a -lstdc++ -lm -lpthread -lrt -o Benchmarks/.work/bench_blend2d; then \
+		echo "Blend2D baseline: Benchmarks/.work/bench_blend2d"; \
+	else echo "Blend2D baseline skipped (blend2d-python 1.0.0 wheel not available or not linkable here)"; fi
 
 # What resolving conflation costs SVGDocument.render(scale:) on every reference
 # scene: against drawing its elements in turn (same run, alternated), pixels

@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PinmintRasterTests", dependencies: ["PinmintRaster", "PinmintGeometry"]),
         .testTarget(
             name: "PinmintSVGTests",
-            dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG"],
+            dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG", "PinmintDiff"],
             resources: []),
         // Resources/ (PngSuite and its reference table) is read from disk by path.
         .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"], exclude: ["Resources"]),

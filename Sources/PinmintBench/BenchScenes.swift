@@ -18,6 +18,29 @@ struct BenchScene {
     var operations: [BenchOperation]
 }
 
+extension BenchScene {
+    /// The canvas size at `scale`: the size in points times the scale, rounded up.
+    func pixelSize(scale: Double) -> (width: Int, height: Int) {
+        (Int((width * scale).rounded(.up)), Int((height * scale).rounded(.up)))
+    }
+
+    /// Draws every operation onto `canvas` (which is not cleared) at `scale`,
+    /// building each path into `path`.
+    func draw(on canvas: Canvas, scale: Double, path: inout Path) throws {
+        let transform = PinmintGeometry.AffineTransform.scale(scale)
+        for operation in operations {
+            path.removeAll()
+            operation.build(&path)
+            switch operation.kind {
+            case .fill(let rule):
+                try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
+            case .stroke(let style):
+                try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
+            }
+        }
+    }
+}
+
 /// The marker scenes of the benchmark: the seed markers' shapes, no text.
 enum BenchScenes {
     /// Seed 004's bubble: a 200 x 60 body with corners of radius 6 built from

@@ -81,22 +81,12 @@ func printChecksums() throws {
     var path = Path()
     for scene in BenchScenes.all {
         for scale in scales {
-            let canvas = try Canvas(width: Int((scene.width * scale).rounded(.up)),
-                                    height: Int((scene.height * scale).rounded(.up)))
+            let size = scene.pixelSize(scale: scale)
+            let canvas = try Canvas(width: size.width, height: size.height)
             // Twice, so a clear after drawing is checked too.
             for _ in 0..<2 {
                 canvas.clear()
-                for operation in scene.operations {
-                    path.removeAll()
-                    operation.build(&path)
-                    let transform = PinmintGeometry.AffineTransform.scale(scale)
-                    switch operation.kind {
-                    case .fill(let rule):
-                        try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
-                    case .stroke(let style):
-                        try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
-                    }
-                }
+                try scene.draw(on: canvas, scale: scale, path: &path)
             }
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for value in canvas.makeImage().pixels { hash = (hash ^ UInt64(value)) &* 0x100_0000_01b3 }
@@ -265,6 +255,7 @@ do {
     switch arguments.first {
     case "png": try PNGBench.main(Array(arguments.dropFirst()))
     case "svg": try SVGBench.main(Array(arguments.dropFirst()))
+    case "exactness": try ExactnessBench.main(Array(arguments.dropFirst()))
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
     case "checksum":
@@ -307,7 +298,7 @@ do {
             try run(baselineFile: baseline, iterations: iterations, only: only)
         }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | exactness --cairo BIN [--blend2d BIN] REPLAY | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

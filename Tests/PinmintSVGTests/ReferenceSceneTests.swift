@@ -1,4 +1,5 @@
 import Foundation
+import PinmintDiff
 import PinmintGeometry
 import PinmintPNG
 import PinmintRaster
@@ -9,35 +10,9 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// How far one rendering is from its reference, in 8-bit premultiplied units over every channel of every pixel.
-struct ImageDifference: CustomStringConvertible {
-    var maximum: Double
-    var mean: Double
-    var description: String { String(format: "max %.2f, mean %.4f", maximum, mean) }
-
-    init(_ actual: [UInt8], _ expected: [UInt8]) {
-        var maximum = 0.0, total = 0.0
-        for index in stride(from: 0, to: actual.count, by: 4) {
-            let actualAlpha = Double(actual[index + 3]) / 255, expectedAlpha = Double(expected[index + 3]) / 255
-            for channel in 0..<4 {
-                let a = channel == 3 ? Double(actual[index + 3]) : Double(actual[index + channel]) * actualAlpha
-                let e = channel == 3 ? Double(expected[index + 3]) : Double(expected[index + channel]) * expectedAlpha
-                let difference = abs(a - e)
-                maximum = max(maximum, difference)
-                total += difference
-            }
-        }
-        self.maximum = maximum
-        self.mean = actual.isEmpty ? 0 : total / Double(actual.count)
-    }
-}
-
 /// Every scene in Golden/scenes against its independent reference (skia at
 /// 16x16 supersampling, box-filtered; see Golden/README.md).
 struct ReferenceSceneTests {
-    static let maximumDifference = 8.0
-    static let meanDifference = 0.15
-
     static let cases: [(scene: String, scale: Int)] = {
         let folder = repositoryRoot.appendingPathComponent("Golden/scenes")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -60,9 +35,8 @@ struct ReferenceSceneTests {
         try #require(canvas.width == reference.width && canvas.height == reference.height,
                      "\(scene)@\(scale)x: size \(canvas.width)x\(canvas.height), reference \(reference.width)x\(reference.height)")
         let actual = canvas.straightRGBA8()
-        let difference = ImageDifference(actual, reference.straightRGBA8)
-        let passes = difference.maximum <= ReferenceSceneTests.maximumDifference
-            && difference.mean <= ReferenceSceneTests.meanDifference
+        let difference = ReferenceDifference(actual: actual, expected: reference.straightRGBA8)
+        let passes = difference.passesGate
         let name = "\(scene)@\(scale)x"
         if !passes { try writeFailure(scene: name, actual: actual, reference: reference) }
         #expect(passes, "\(name): \(difference) (gate: max ≤ 8, mean ≤ 0.15)")
@@ -113,8 +87,8 @@ struct ReferenceSceneTests {
                         transform: .scale(Double(scale)))
         let reference = try PNGDecoder.decode(
             contentsOfFile: repositoryRoot.appendingPathComponent("Golden/reference/callout@\(scale)x.png").path)
-        let difference = ImageDifference(canvas.straightRGBA8(), reference.straightRGBA8)
-        #expect(difference.maximum <= 8 && difference.mean <= 0.15, "callout via arcTo @\(scale)x: \(difference)")
+        let difference = ReferenceDifference(actual: canvas.straightRGBA8(), expected: reference.straightRGBA8)
+        #expect(difference.passesGate, "callout via arcTo @\(scale)x: \(difference)")
     }
 }
 

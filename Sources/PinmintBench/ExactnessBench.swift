@@ -1,0 +1,84 @@
+import Foundation
+import PinmintDiff
+import PinmintGeometry
+import PinmintRaster
+
+/// `PinmintBench exactness --cairo BIN [--blend2d BIN] REPLAY`: how far each
+/// renderer of the speed benchmark draws from the independent references, on
+/// the benchmark scenes that have one. The speed target is where Blend2D
+/// stands; this prints what that speed buys in exactness, beside Pinmint's.
+///
+/// Each C baseline draws the replay once and writes its PNGs into
+/// Benchmarks/.work/exactness/NAME/; Pinmint draws the same scenes as it is
+/// timed (`BenchScene.draw`, no conflation resolution). Every image is
+/// compared with Golden/reference/SCENE@Nx.png by `ReferenceDifference`, the
+/// measure of the reference gate (max ≤ 8, mean ≤ 0.15). Run from the
+/// repository's top folder.
+enum ExactnessBench {
+    /// Benchmark scenes built from the same geometry as the reference scene
+    /// of the same name in Golden/scenes (the bench's pin and ring are other
+    /// shapes than the reference scenes of those names).
+    static let scenesWithReferences: Set<String> = ["callout", "callout-stroked", "price-tag"]
+
+    static func main(_ arguments: [String]) throws {
+        var baselines: [(name: String, program: String)] = [], replay: String?
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--cairo" where index + 1 < arguments.count:
+                baselines.append(("cairo", arguments[index + 1])); index += 2
+            case "--blend2d" where index + 1 < arguments.count:
+                baselines.append(("Blend2D", arguments[index + 1])); index += 2
+            case let argument where replay == nil && !argument.hasPrefix("-"):
+                replay = argument; index += 1
+            default: print("PinmintBench exactness: unknown argument \(arguments[index])"); exit(2)
+            }
+        }
+        guard let replay else {
+            print("usage: PinmintBench exactness --cairo BIN [--blend2d BIN] REPLAY"); exit(2)
+        }
+        guard FileManager.default.fileExists(atPath: "Golden/reference") else {
+            throw BenchError("Golden/reference not found: run from the repository's top folder")
+        }
+        // Each baseline writes its PNGs (one timed iteration; the time is not used).
+        var folders: [String] = []
+        for baseline in baselines {
+            let folder = "Benchmarks/.work/exactness/\(baseline.name)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = try measureProcess([baseline.program, replay, "1", folder])
+            folders.append(folder)
+        }
+        let renderers = ["Pinmint"] + baselines.map(\.name)
+        print("Distance from the references (Golden/reference, 16x16 supersampled), 8-bit premultiplied units;")
+        print("gate: max ≤ 8 and mean ≤ 0.15. Scenes of the speed benchmark that have a reference:")
+        print("scene".padding(toLength: 22, withPad: " ", startingAt: 0)
+              + renderers.map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined())
+        var passes = [Int](repeating: 0, count: renderers.count), pairs = 0
+        var path = Path()
+        for scene in BenchScenes.all where scenesWithReferences.contains(scene.name) {
+            for scale in scales {
+                let name = "\(scene.name)@\(Int(scale))x"
+                let reference = try RGBA8Image(contentsOfFile: "Golden/reference/\(name).png")
+                let size = scene.pixelSize(scale: scale)
+                let canvas = try Canvas(width: size.width, height: size.height)
+                try scene.draw(on: canvas, scale: scale, path: &path)
+                var images = [RGBA8Image(canvas)]
+                for folder in folders { images.append(try RGBA8Image(contentsOfFile: "\(folder)/\(name).png")) }
+                var line = name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                for (column, image) in images.enumerated() {
+                    guard image.width == reference.width && image.height == reference.height else {
+                        throw BenchError("\(renderers[column]) drew \(name) at \(image.width)x\(image.height), "
+                                         + "the reference is \(reference.width)x\(reference.height)")
+                    }
+                    let difference = ReferenceDifference(image, reference)
+                    if difference.passesGate { passes[column] += 1 }
+                    line += String(format: "max %5.2f mean %.3f%@", difference.maximum, difference.mean,
+                                   difference.passesGate ? "  " : "✗ ")
+                }
+                print(line)
+                pairs += 1
+            }
+        }
+        print("within the gate: " + zip(renderers, passes).map { "\($0) \($1) of \(pairs)" }.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,48 @@
+/// How far a rendering is from an independent reference image, in 8-bit
+/// premultiplied units over every channel of every pixel: the measure of the
+/// engine's reference gate (Golden/reference: skia at 16 × 16 supersampling,
+/// box-filtered), which every scene must pass with a largest difference of at
+/// most 8 and a mean of at most 0.15.
+///
+/// Premultiplied, so that a colour difference counts as much as the pixel
+/// shows it: a channel's difference is weighed by its own pixel's alpha.
+public struct ReferenceDifference: Sendable, Equatable, CustomStringConvertible {
+    /// The largest difference of one channel of one pixel.
+    public var maximum: Double
+    /// The mean over every channel of every pixel.
+    public var mean: Double
+
+    /// The gate: `maximum` ≤ 8 and `mean` ≤ 0.15.
+    public static let gateMaximum = 8.0, gateMean = 0.15
+
+    /// Whether the difference is within the gate.
+    public var passesGate: Bool { maximum <= ReferenceDifference.gateMaximum && mean <= ReferenceDifference.gateMean }
+
+    public var description: String { String(format: "max %.2f, mean %.4f", maximum, mean) }
+
+    /// The difference of two straight-alpha RGBA8 pixel arrays of the same
+    /// length (a precondition: different lengths trap).
+    public init(actual: [UInt8], expected: [UInt8]) {
+        precondition(actual.count == expected.count, "images of \(actual.count) and \(expected.count) bytes")
+        var maximum = 0.0, total = 0.0
+        for index in stride(from: 0, to: actual.count, by: 4) {
+            let actualAlpha = Double(actual[index + 3]) / 255, expectedAlpha = Double(expected[index + 3]) / 255
+            for channel in 0..<4 {
+                let a = channel == 3 ? Double(actual[index + 3]) : Double(actual[index + channel]) * actualAlpha
+                let e = channel == 3 ? Double(expected[index + 3]) : Double(expected[index + channel]) * expectedAlpha
+                let difference = abs(a - e)
+                if difference > maximum { maximum = difference }
+                total += difference
+            }
+        }
+        self.maximum = maximum
+        self.mean = actual.isEmpty ? 0 : total / Double(actual.count)
+    }
+
+    /// The difference of two images of the same size (a precondition).
+    public init(_ actual: RGBA8Image, _ expected: RGBA8Image) {
+        precondition(actual.width == expected.width && actual.height == expected.height,
+                     "images of \(actual.width)x\(actual.height) and \(expected.width)x\(expected.height)")
+        self.init(actual: actual.pixels, expected: expected.pixels)
+    }
+}
