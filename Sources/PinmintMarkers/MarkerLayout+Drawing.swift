@@ -160,9 +160,9 @@ extension MarkerLayout {
             case .file:
                 guard let svg = node.svg else { return }
                 let fit = MarkerLayout.fit(Size(svg.width, svg.height), into: node.frame, mode: .fit)
-                if opacity < 1 { try canvas.beginLayer() }
-                try svg.render(on: canvas, transform: fit)
-                if opacity < 1 { try canvas.endLayer(opacity: opacity) }
+                // As one group, resolving the pixels where the icon's shapes
+                // meet (a cup and its handle sharing an edge) as `pinmint render` does.
+                try svg.renderResolvingConflation(on: canvas, transform: fit, opacity: opacity)
             case .path(let path, let viewBox):
                 let fit = AffineTransform.translation(-viewBox.minX, -viewBox.minY)
                     .concatenating(MarkerLayout.fit(viewBox.size, into: node.frame, mode: .fit))

@@ -232,6 +232,48 @@ extension Canvas {
     }
 }
 
+extension Canvas {
+    /// `drawResolvingConflation` for a drawing that goes onto a canvas that
+    /// already has clips or layers open (an SVG icon inside a marker): `draw`
+    /// draws as a group, onto a transparent layer of its own with conflation
+    /// resolved there, and the layer is composited with `opacity` through the
+    /// clips in force into the innermost open layer, as `beginLayer` and
+    /// `endLayer(opacity:clipped:)` would. Source-over composites the same
+    /// colours grouped or in turn, so only the pixels where the group's
+    /// drawings meet change (and pixels where a clip's edge crosses one of
+    /// them: the clip now cuts the group once, as SVG clips a group).
+    ///
+    /// `draw` is as for `drawResolvingConflation`. The group's work counts
+    /// against this canvas's work limit; it takes a layer (see
+    /// `maximumLayerDepth`). Where this canvas is itself being drawn by
+    /// `drawResolvingConflation`, the group's own partly covered pixels do
+    /// not count in that census (its clip's edges do). Returns whether the
+    /// group's shared pixels were redrawn (see `drawResolvingConflation`).
+    @discardableResult
+    public func drawGroupResolvingConflation(opacity: Double = 1,
+                                             _ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) -> Bool {
+        guard opacity.isFinite else { throw .nonFinite("group opacity") }
+        try checkRoomForLayer()
+        let group = try Canvas(width: width, height: height)
+        group.fillFlatteningTolerance = fillFlatteningTolerance
+        group.flatteningTolerance = flatteningTolerance
+        // What this canvas's limit leaves (a limit near Int.min leaves nothing rather than overflowing).
+        let (left, overflow) = workLimit.subtractingReportingOverflow(work)
+        group.workLimit = overflow ? Int.min : left
+        let resolved: Bool
+        do {
+            resolved = try group.drawResolvingConflation(draw)
+        } catch {
+            try charge(group.work)
+            throw error
+        }
+        try charge(group.work)
+        layers.append(group.layers[0])
+        try endLayer(opacity: opacity, clipped: !clips.isEmpty)
+        return resolved
+    }
+}
+
 extension PixelBuffer {
     /// Whether every pixel is transparent (every row stale or without dirty columns).
     var isTransparent: Bool {

@@ -74,6 +74,12 @@ extension Canvas {
     /// Throws `RasterError.outOfRange` past `maximumLayerDepth` layers or
     /// `maximumLayerBytes` of them (deeply nested translucent groups).
     public func beginLayer() throws(RasterError) {
+        try checkRoomForLayer()
+        layers.append(PixelBuffer(width: width, height: height))
+    }
+
+    /// Throws unless one more layer stays within `maximumLayerDepth` and `maximumLayerBytes`.
+    func checkRoomForLayer() throws(RasterError) {
         guard layers.count < Canvas.maximumLayerDepth else {
             throw .outOfRange("groups with opacity nested more than \(Canvas.maximumLayerDepth - 1) deep")
         }
@@ -83,7 +89,6 @@ extension Canvas {
             throw .outOfRange("groups with opacity nested more than \(allowed) deep on a \(width)x\(height) canvas "
                               + "(each takes a layer of \(layerBytes >> 20) MiB)")
         }
-        layers.append(PixelBuffer(width: width, height: height))
     }
 
     /// Composites the innermost layer onto the one below with `opacity`

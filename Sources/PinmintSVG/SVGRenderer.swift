@@ -18,9 +18,10 @@ extension SVGDocument {
 
     /// Draws the document onto `canvas` with its viewport (width × height,
     /// after the viewBox transform) mapped to device pixels by `transform`:
-    /// how a marker places an SVG icon in its frame. Elements are
-    /// composited one after another, as in every coverage-based renderer;
-    /// `render(scale:)` also resolves the pixels where they meet.
+    /// how an icon can be placed in a frame. Elements are composited one
+    /// after another, as in every coverage-based renderer;
+    /// `renderResolvingConflation(on:transform:opacity:)` and
+    /// `render(scale:)` also resolve the pixels where they meet.
     public func render(on canvas: Canvas, transform: AffineTransform) throws(SVGError) {
         guard transform.isFinite, transform.determinant != 0 else {
             throw SVGError(file: file, problem: "the transform must be finite and invertible")
@@ -31,6 +32,28 @@ extension SVGDocument {
         } catch {
             while canvas.clipDepth > clipDepth { try? canvas.popClip() }
             while canvas.layerDepth > layerDepth { try? canvas.endLayer(opacity: 0) }
+            throw SVGError(file: file, problem: "drawing failed: \(error)")
+        }
+    }
+
+    /// `render(on:transform:)` with the pixels where the document's elements
+    /// meet resolved as `render(scale:)` resolves them, for a canvas that may
+    /// have clips or layers open (a marker drawing an icon into its frame):
+    /// the document is drawn as a group, onto a transparent layer, and
+    /// composited with `opacity` through the clips in force (see
+    /// `Canvas.drawGroupResolvingConflation`). Throws as `render(on:transform:)`;
+    /// the canvas's clip and layer stacks are as before either way.
+    public func renderResolvingConflation(on canvas: Canvas, transform: AffineTransform,
+                                          opacity: Double = 1) throws(SVGError) {
+        guard transform.isFinite, transform.determinant != 0 else {
+            throw SVGError(file: file, problem: "the transform must be finite and invertible")
+        }
+        let placement = viewBoxTransform.concatenating(transform)
+        do {
+            try canvas.drawGroupResolvingConflation(opacity: opacity) { (target, device) throws(RasterError) in
+                try draw(root, on: target, transform: placement.concatenating(device), inheritedShadow: nil)
+            }
+        } catch {
             throw SVGError(file: file, problem: "drawing failed: \(error)")
         }
     }

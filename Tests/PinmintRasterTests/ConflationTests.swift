@@ -203,4 +203,77 @@ import Testing
             }
         }
     }
+
+    // MARK: As a group, with clips and layers open
+
+    /// Under an open clip and layer, the group's shared pixels are resolved,
+    /// the clip cuts the group, and the layer receives it.
+    @Test func aGroupUnderAClipAndALayer() throws {
+        let blue = Color(red: 0.16, green: 0.5, blue: 0.73)
+        let canvas = try Canvas(width: 20, height: 20)
+        canvas.clear(.white)
+        try canvas.pushClip(ConflationTests.rect(0, 0, 20, 15.5))
+        try canvas.beginLayer()
+        let resolved = try canvas.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: blue, right: blue, top: 2)
+        }
+        #expect(resolved)
+        #expect(canvas.layerDepth == 2 && canvas.clipDepth == 1)
+        try canvas.endLayer()
+        try canvas.popClip()
+        // No seam at x = 10; the clip's edge halves row 15 and nothing is drawn below it.
+        for y in 2..<15 { #expect(canvas.pixel(x: 10, y: y) == canvas.pixel(x: 9, y: y)) }
+        #expect(ConflationTests.isClose(canvas.pixel(x: 10, y: 8), blue))
+        let edge = canvas.pixel(x: 10, y: 15), inside = canvas.pixel(x: 10, y: 14)
+        #expect(abs(edge.red - (inside.red + 1) / 2) < 1e-3 && abs(edge.green - (inside.green + 1) / 2) < 1e-3)
+        #expect(canvas.pixel(x: 10, y: 16) == .white)
+    }
+
+    /// Where the group's drawings share no pixel, grouping changes nothing
+    /// but rounding: source-over composites the same colours grouped or in turn.
+    @Test func aGroupWithoutSharedPixelsIsTheDrawingInTurn() throws {
+        let half = Color(red: 0.8, green: 0.2, blue: 0.1, alpha: 0.5)
+        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+            var circle = Path()
+            circle.addCircle(center: Point(6.3, 7.1), radius: 4.2)
+            try canvas.fill(circle, paint: .solid(half), transform: transform)
+            try canvas.fill(ConflationTests.rect(11, 3, 18, 17), paint: .solid(.black), transform: transform)
+        }
+        let inTurn = try Canvas(width: 20, height: 20), grouped = try Canvas(width: 20, height: 20)
+        inTurn.clear(.white); grouped.clear(.white)
+        try draw(inTurn, .identity)
+        try grouped.drawGroupResolvingConflation(draw)
+        let a = inTurn.straightRGBA8(), b = grouped.straightRGBA8()
+        #expect(zip(a, b).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
+    /// The group fades as a whole with its opacity, over what the canvas holds.
+    @Test func aGroupFadesAsOne() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        canvas.clear(.white)
+        try canvas.drawGroupResolvingConflation(opacity: 0.5) { canvas, transform throws(RasterError) in
+            // Two overlapping black squares: as one group, the overlap is no darker.
+            try canvas.fill(ConflationTests.rect(2, 2, 12, 12), paint: .solid(.black), transform: transform)
+            try canvas.fill(ConflationTests.rect(6, 6, 16, 16), paint: .solid(.black), transform: transform)
+        }
+        #expect(abs(canvas.pixel(x: 8, y: 8).red - 0.5) < 1e-3)
+        #expect(canvas.pixel(x: 8, y: 8) == canvas.pixel(x: 3, y: 3))
+    }
+
+    /// The group's drawing and redrawing count against the canvas's work limit.
+    @Test func aGroupCountsAgainstTheWorkLimit() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        canvas.workLimit = 50
+        #expect(throws: RasterError.self) {
+            try canvas.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
+                try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+            }
+        }
+        let unlimited = try Canvas(width: 20, height: 20)
+        try unlimited.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        }
+        #expect(unlimited.work > 400)
+        #expect(unlimited.layerDepth == 1)
+    }
 }
