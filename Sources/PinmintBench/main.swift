@@ -18,8 +18,8 @@ func writeReplay(to file: String) throws {
     var path = Path()
     for scene in BenchScenes.all {
         for scale in scales {
-            let width = Int((scene.width * scale).rounded(.up)), height = Int((scene.height * scale).rounded(.up))
-            text += "scene \(scene.name)@\(Int(scale))x \(width) \(height)\n"
+            let size = scene.pixelSize(scale: scale)
+            text += "scene \(scene.name)@\(Int(scale))x \(size.width) \(size.height)\n"
             for operation in scene.operations {
                 let c = operation.color
                 switch operation.kind {
@@ -50,24 +50,15 @@ func writeReplay(to file: String) throws {
 
 /// Median render time in microseconds of one scene at one scale.
 func timeScene(_ scene: BenchScene, scale: Double, iterations: Int) throws -> Double {
-    let canvas = try Canvas(width: Int((scene.width * scale).rounded(.up)), height: Int((scene.height * scale).rounded(.up)))
-    let transform = PinmintGeometry.AffineTransform.scale(scale)
+    let size = scene.pixelSize(scale: scale)
+    let canvas = try Canvas(width: size.width, height: size.height)
     var path = Path()
     var samples: [Double] = []
     samples.reserveCapacity(iterations)
     for iteration in 0..<(iterations + 20) {
         let start = DispatchTime.now().uptimeNanoseconds
         canvas.clear()
-        for operation in scene.operations {
-            path.removeAll()
-            operation.build(&path)
-            switch operation.kind {
-            case .fill(let rule):
-                try canvas.fill(path, paint: .solid(operation.color), rule: rule, transform: transform)
-            case .stroke(let style):
-                try canvas.stroke(path, style: style, paint: .solid(operation.color), transform: transform)
-            }
-        }
+        try scene.draw(on: canvas, scale: scale, path: &path)
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         if iteration >= 20 { samples.append(Double(elapsed) / 1000) }
     }
