@@ -80,21 +80,27 @@ bench: deps
 	$(MAKE) bench-batch
 
 # Blend2D, the renderer the speed target refers to, on the same replay: its
-# static library comes from PyPI's blend2d-python wheel (x86-64; downloaded,
-# not installed, whatever python3 this is). Skipped with a note when the wheel
-# cannot be had; `make bench` then times cairo and Pinmint only.
+# static library comes from PyPI's blend2d-python 1.0.0 wheel (Blend2D 0.12.0,
+# x86-64; downloaded, not installed, whatever python3 this is, and checked
+# against its SHA-256 before it is unpacked and linked). Skipped with a note
+# when the wheel cannot be had; `make bench` then times cairo and Pinmint only.
 BLEND2D_DIR = Benchmarks/.work/blend2d
+BLEND2D_WHEEL = blend2d_python-1.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl
+BLEND2D_SHA256 = b3f34b7b118234932377168032a5ed64dc5d785d2dcc406d42e74af36e8339ff
 blend2d:
 	@mkdir -p $(BLEND2D_DIR)
-	@test -f $(BLEND2D_DIR)/blend2d/libblend2d.a || { \
-		python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
-			--platform manylinux_2_28_x86_64 blend2d-python==1.0.0 -d $(BLEND2D_DIR) >/dev/null 2>&1 \
-		&& python3 -m zipfile -e $(BLEND2D_DIR)/blend2d_python-1.0.0-*.whl $(BLEND2D_DIR); } || true
-	@rm -f Benchmarks/.work/bench_blend2d
-	@if [ -f $(BLEND2D_DIR)/blend2d/libblend2d.a ] && cc -O2 Benchmarks/blend2d/bench_blend2d.c \
+	@test -f $(BLEND2D_DIR)/$(BLEND2D_WHEEL) || python3 -m pip download -q --no-deps --only-binary=:all: \
+		--python-version 3.11 --platform manylinux_2_28_x86_64 --retries 0 --timeout 20 \
+		blend2d-python==1.0.0 -d $(BLEND2D_DIR) >/dev/null 2>&1 || true
+	@rm -rf $(BLEND2D_DIR)/blend2d Benchmarks/.work/bench_blend2d
+	@if [ ! -f $(BLEND2D_DIR)/$(BLEND2D_WHEEL) ]; then \
+		echo "Blend2D baseline skipped (the blend2d-python 1.0.0 wheel could not be downloaded)"; \
+	elif ! echo "$(BLEND2D_SHA256)  $(BLEND2D_DIR)/$(BLEND2D_WHEEL)" | sha256sum -c --status; then \
+		echo "Blend2D baseline skipped ($(BLEND2D_DIR)/$(BLEND2D_WHEEL) is not the expected file: SHA-256 differs)"; \
+	elif python3 -m zipfile -e $(BLEND2D_DIR)/$(BLEND2D_WHEEL) $(BLEND2D_DIR) && cc -O2 Benchmarks/blend2d/bench_blend2d.c \
 		$(BLEND2D_DIR)/blend2d/libblend2d.a -lstdc++ -lm -lpthread -lrt -o Benchmarks/.work/bench_blend2d; then \
 		echo "Blend2D baseline: Benchmarks/.work/bench_blend2d"; \
-	else echo "Blend2D baseline skipped (blend2d-python 1.0.0 wheel not available or not linkable here)"; fi
+	else echo "Blend2D baseline skipped (the wheel's libblend2d.a does not link here)"; fi
 
 # What resolving conflation costs SVGDocument.render(scale:) on every reference
 # scene: against drawing its elements in turn (same run, alternated), pixels

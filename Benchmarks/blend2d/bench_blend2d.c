@@ -5,8 +5,9 @@
  * Blend2D comes from PyPI (`blend2d-python`, whose wheel carries the static
  * library libblend2d.a with its JIT pipelines, but no header), so the few C
  * API functions used here are declared below from Blend2D's public C API
- * (blend2d/context.h, image.h, path.h; zlib licence). `make bench` installs
- * the wheel into Benchmarks/.work/python and links this file against it.
+ * (blend2d/context.h, image.h, path.h; zlib licence). `make blend2d` (run by
+ * `make bench`) downloads the wheel into Benchmarks/.work/blend2d, checks its
+ * SHA-256, unpacks it and links this file against the library.
  *
  * Build:  cc -O2 bench_blend2d.c PATH/libblend2d.a -lstdc++ -lm -lpthread -lrt -o bench_blend2d
  * Usage:  bench_blend2d REPLAY [ITERATIONS=200] [PNG_DIRECTORY]

@@ -29,7 +29,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { WARM_UP_ITERATIONS = 5, MAX_DASHES = 32, MAX_TOKENS = 64 };
+enum { WARM_UP_ITERATIONS = 5, MAX_DASHES = 32, MAX_TOKENS = 64, MAX_SIDE = 16384 };
+/* Timed iterations per scene at most (their timings are kept to take the median). */
+#define MAX_ITERATIONS 10000000L
 
 typedef enum { REPLAY_NON_ZERO, REPLAY_EVEN_ODD } replay_fill_rule;
 typedef enum { REPLAY_CAP_BUTT, REPLAY_CAP_ROUND, REPLAY_CAP_SQUARE } replay_cap;
@@ -111,6 +113,7 @@ static int read_scene(FILE *file, scene *sc, long *line_number) {
     memset(sc, 0, sizeof *sc);
     while (fgets(line, sizeof line, file)) {
         (*line_number)++;
+        if (!strchr(line, '\n') && !feof(file)) fail(3, "line longer than 4095 characters", *line_number);
         int count = 0;
         for (char *token = strtok(line, " \t\r\n"); token && count < MAX_TOKENS; token = strtok(NULL, " \t\r\n"))
             tokens[count++] = token;
@@ -120,9 +123,11 @@ static int read_scene(FILE *file, scene *sc, long *line_number) {
         if (!strcmp(command, "scene")) {
             if (in_scene || count != 4) fail(3, "scene NAME WIDTH HEIGHT (inside no other scene)", n);
             snprintf(sc->name, sizeof sc->name, "%s", tokens[1]);
-            sc->width = (int)number(tokens[2], n);
-            sc->height = (int)number(tokens[3], n);
-            if (sc->width <= 0 || sc->height <= 0) fail(3, "scene size must be positive", n);
+            double width = number(tokens[2], n), height = number(tokens[3], n);
+            if (!(width >= 1 && width <= MAX_SIDE && height >= 1 && height <= MAX_SIDE))
+                fail(3, "scene sides must be 1 to 16384 pixels", n);
+            sc->width = (int)width;
+            sc->height = (int)height;
             in_scene = 1;
             continue;
         }
@@ -236,8 +241,14 @@ static int replay_main(int argc, char **argv, const char *program, const replay_
         fprintf(stderr, "usage: %s REPLAY [ITERATIONS=200] [PNG_DIRECTORY]\n", argv[0]);
         return 1;
     }
-    long iterations = argc > 2 ? strtol(argv[2], NULL, 10) : 200;
-    if (iterations < 1) fail(1, "ITERATIONS must be a positive integer", 0);
+    long iterations = 200;
+    if (argc > 2) {
+        char *end;
+        errno = 0;
+        iterations = strtol(argv[2], &end, 10);
+        if (errno || end == argv[2] || *end || iterations < 1 || iterations > MAX_ITERATIONS)
+            fail(1, "ITERATIONS must be an integer from 1 to 10000000", 0);
+    }
     const char *png_directory = argc > 3 ? argv[3] : NULL;
     FILE *file = fopen(argv[1], "r");
     if (!file) { perror(argv[1]); return 2; }

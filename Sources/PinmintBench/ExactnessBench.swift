@@ -3,7 +3,7 @@ import PinmintDiff
 import PinmintGeometry
 import PinmintRaster
 
-/// `PinmintBench exactness --cairo BIN [--blend2d BIN] REPLAY`: how far each
+/// `PinmintBench exactness [--cairo BIN] [--blend2d BIN] REPLAY`: how far each
 /// renderer of the speed benchmark draws from the independent references, on
 /// the benchmark scenes that have one. The speed target is where Blend2D
 /// stands; this prints what that speed buys in exactness, beside Pinmint's.
@@ -35,7 +35,7 @@ enum ExactnessBench {
             }
         }
         guard let replay else {
-            print("usage: PinmintBench exactness --cairo BIN [--blend2d BIN] REPLAY"); exit(2)
+            print("usage: PinmintBench exactness [--cairo BIN] [--blend2d BIN] REPLAY"); exit(2)
         }
         guard FileManager.default.fileExists(atPath: "Golden/reference") else {
             throw BenchError("Golden/reference not found: run from the repository's top folder")

@@ -282,6 +282,9 @@ do {
             default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
             }
         }
+        if blend2d != nil && cairo == nil {
+            print("PinmintBench run: --blend2d runs in cairo's rounds; give --cairo BIN REPLAY too"); exit(2)
+        }
         if let cairo {
             let blend2dCommand = blend2d.map { [$0] + cairo.dropFirst() }
             try runInterleaved(cairo: cairo, blend2d: blend2dCommand, rounds: rounds, iterations: iterations, only: only)
@@ -289,7 +292,7 @@ do {
             try run(baselineFile: baseline, iterations: iterations, only: only)
         }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | exactness --cairo BIN [--blend2d BIN] REPLAY | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | exactness [--cairo BIN] [--blend2d BIN] REPLAY | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
         exit(2)
     }
 } catch {

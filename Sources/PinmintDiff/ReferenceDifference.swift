@@ -18,12 +18,14 @@ public struct ReferenceDifference: Sendable, Equatable, CustomStringConvertible 
     /// Whether the difference is within the gate.
     public var passesGate: Bool { maximum <= ReferenceDifference.gateMaximum && mean <= ReferenceDifference.gateMean }
 
+    /// "max M, mean N", as the reference tests report it.
     public var description: String { String(format: "max %.2f, mean %.4f", maximum, mean) }
 
     /// The difference of two straight-alpha RGBA8 pixel arrays of the same
-    /// length (a precondition: different lengths trap).
+    /// length, a multiple of 4 (a precondition: anything else traps).
     public init(actual: [UInt8], expected: [UInt8]) {
-        precondition(actual.count == expected.count, "images of \(actual.count) and \(expected.count) bytes")
+        precondition(actual.count == expected.count && actual.count % 4 == 0,
+                     "images of \(actual.count) and \(expected.count) bytes")
         var maximum = 0.0, total = 0.0
         for index in stride(from: 0, to: actual.count, by: 4) {
             let actualAlpha = Double(actual[index + 3]) / 255, expectedAlpha = Double(expected[index + 3]) / 255

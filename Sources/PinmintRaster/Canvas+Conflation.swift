@@ -149,7 +149,8 @@ extension Canvas {
     /// a clip or layer is open on this canvas (a redrawn block would not
     /// have it), or when the drawing itself goes past the work limit.
     /// Returns whether the shared pixels were redrawn: not when that would
-    /// take the canvas past its work limit (which the redrawing counts) or
+    /// take the canvas past its work limit (the redrawing counts against it,
+    /// also the part done before it was given up, up to the limit) or
     /// past 16 times the drawing's own work and 2²⁴ more, when more than
     /// `maximumConflationBlocks` blocks hold shared pixels, or when
     /// a drawing 16 times larger goes out of range (a shadow's extent, a
@@ -199,8 +200,10 @@ extension Canvas {
             fine.fillFlatteningTolerance = fillFlatteningTolerance * Double(factor)
             fine.flatteningTolerance = flatteningTolerance * Double(factor)
             fine.rasterizer.resolvesSharedPixelsExactly = false
+            fine.inheritedLayerCount = inheritedLayerCount
+            fine.inheritedLayerBytes = inheritedLayerBytes
             let left = budget - redrawingWork
-            guard left > 0 else { return false }
+            guard left > 0 else { chargeUpToLimit(redrawingWork); return false }
             fine.workLimit = left
             if let before {
                 for y in box.y0..<box.y1 {
@@ -214,6 +217,7 @@ extension Canvas {
                 try draw(fine, AffineTransform.translation(Double(-box.x0), Double(-box.y0)).concatenating(.scale(Double(factor))))
             } catch .outOfRange {
                 // Past the work limit, or 16 times larger than a shadow or a coordinate may be.
+                chargeUpToLimit(redrawingWork + fine.work)
                 return false
             }
             redrawingWork += fine.work
@@ -243,33 +247,59 @@ extension Canvas {
     /// drawings meet change (and pixels where a clip's edge crosses one of
     /// them: the clip now cuts the group once, as SVG clips a group).
     ///
-    /// `draw` is as for `drawResolvingConflation`. The group's work counts
-    /// against this canvas's work limit; it takes a layer (see
-    /// `maximumLayerDepth`). Where this canvas is itself being drawn by
-    /// `drawResolvingConflation`, the group's own partly covered pixels do
-    /// not count in that census (its clip's edges do). Returns whether the
-    /// group's shared pixels were redrawn (see `drawResolvingConflation`).
+    /// `bounds` (device pixels; nil for the whole canvas) is where the group
+    /// may draw: its layer covers only the whole pixels these bounds touch
+    /// within the clips in force, and what the drawing puts outside is cut.
+    /// `opacity` is clamped to 0...1; at 0 nothing is drawn. `draw` is as for
+    /// `drawResolvingConflation`. The group's work counts against this
+    /// canvas's work limit; its layer counts against `maximumLayerDepth` and
+    /// `maximumLayerBytes`, and so do layers the drawing opens within it.
+    /// Where this canvas is itself being drawn by `drawResolvingConflation`,
+    /// the group's own partly covered pixels do not count in that census (its
+    /// clip's edges do). Throws `RasterError.nonFinite` for a non-finite
+    /// opacity or bounds, and as `drawResolvingConflation` does. Returns
+    /// whether the group's shared pixels were redrawn.
     @discardableResult
-    public func drawGroupResolvingConflation(opacity: Double = 1,
+    public func drawGroupResolvingConflation(within bounds: Rect? = nil, opacity: Double = 1,
                                              _ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) -> Bool {
         guard opacity.isFinite else { throw .nonFinite("group opacity") }
         try checkRoomForLayer()
-        let group = try Canvas(width: width, height: height)
+        guard opacity > 0 else { return false }
+        var box = drawableBounds
+        if let bounds {
+            guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else {
+                throw .nonFinite("group bounds")
+            }
+            // Clamped to the canvas before converting, so that any finite bounds convert.
+            func clamped(_ value: Double, _ limit: Int) -> Int { Int(min(max(value, 0), Double(limit))) }
+            box = box.intersection(PixelBounds(x0: clamped(bounds.minX.rounded(.down), width),
+                                               y0: clamped(bounds.minY.rounded(.down), height),
+                                               x1: clamped(bounds.maxX.rounded(.up), width),
+                                               y1: clamped(bounds.maxY.rounded(.up), height)))
+        }
+        guard !box.isEmpty else { return false }
+        let group = try Canvas(width: box.x1 - box.x0, height: box.y1 - box.y0)
+        group.inheritedLayerCount = inheritedLayerCount + layers.count
+        group.inheritedLayerBytes = inheritedLayerBytes + layers.count * width * height * 8
         group.fillFlatteningTolerance = fillFlatteningTolerance
         group.flatteningTolerance = flatteningTolerance
-        // What this canvas's limit leaves (a limit near Int.min leaves nothing rather than overflowing).
+        // What this canvas's limit leaves after compositing the group (a
+        // limit near Int.min leaves nothing rather than overflowing).
+        let area = (box.x1 - box.x0) * (box.y1 - box.y0)
         let (left, overflow) = workLimit.subtractingReportingOverflow(work)
-        group.workLimit = overflow ? Int.min : left
+        group.workLimit = overflow ? Int.min : left - min(area, max(0, left))
+        let origin = AffineTransform.translation(Double(-box.x0), Double(-box.y0))
         let resolved: Bool
         do {
-            resolved = try group.drawResolvingConflation(draw)
+            resolved = try group.drawResolvingConflation { (target, device) throws(RasterError) in
+                try draw(target, origin.concatenating(device))
+            }
         } catch {
             try charge(group.work)
             throw error
         }
         try charge(group.work)
-        layers.append(group.layers[0])
-        try endLayer(opacity: opacity, clipped: !clips.isEmpty)
+        try composite(group.layers[0], x0: box.x0, y0: box.y0, factor: Float(min(opacity, 1)), clip: clips.last)
         return resolved
     }
 }

@@ -80,11 +80,11 @@ extension Canvas {
 
     /// Throws unless one more layer stays within `maximumLayerDepth` and `maximumLayerBytes`.
     func checkRoomForLayer() throws(RasterError) {
-        guard layers.count < Canvas.maximumLayerDepth else {
+        guard inheritedLayerCount + layers.count < Canvas.maximumLayerDepth else {
             throw .outOfRange("groups with opacity nested more than \(Canvas.maximumLayerDepth - 1) deep")
         }
         let layerBytes = width * height * 8
-        guard (layers.count + 1) * layerBytes <= Canvas.maximumLayerBytes else {
+        guard inheritedLayerBytes + (layers.count + 1) * layerBytes <= Canvas.maximumLayerBytes else {
             let allowed = Canvas.maximumLayerBytes / layerBytes - 1
             throw .outOfRange("groups with opacity nested more than \(allowed) deep on a \(width)x\(height) canvas "
                               + "(each takes a layer of \(layerBytes >> 20) MiB)")
@@ -101,27 +101,36 @@ extension Canvas {
     public func endLayer(opacity: Double = 1, clipped: Bool = false) throws(RasterError) {
         guard layers.count > 1 else { throw .unbalanced("endLayer() without a matching beginLayer()") }
         guard opacity.isFinite else { throw .nonFinite("layer opacity") }
-        let layer = layers.removeLast(), target = layers[layers.count - 1]
+        let layer = layers.removeLast()
         let factor = Float(min(max(opacity, 0), 1))
         guard factor > 0 else { return }
-        let clip = clipped ? clips.last : nil
-        let region = clip?.bounds ?? fullBounds
+        try composite(layer, x0: 0, y0: 0, factor: factor, clip: clipped ? clips.last : nil)
+    }
+
+    /// Composites `layer`, whose pixel (0, 0) lands on pixel (x0, y0), onto
+    /// the innermost open layer (source over), each pixel weighed by
+    /// `factor` (0...1) and by `clip`'s coverage when given. Charges the
+    /// area it covers.
+    func composite(_ layer: PixelBuffer, x0: Int, y0: Int, factor: Float, clip: ClipMask?) throws(RasterError) {
+        let target = layers[layers.count - 1]
+        let region = (clip?.bounds ?? fullBounds)
+            .intersection(PixelBounds(x0: x0, y0: y0, x1: x0 + layer.width, y1: y0 + layer.height))
         guard !region.isEmpty else { return }
         try charge((region.x1 - region.x0) * (region.y1 - region.y0))
         for y in region.y0..<region.y1 {
             // Outside its non-zero columns the layer is transparent and changes nothing.
-            guard let nonZero = layer.nonZeroColumns(y) else { continue }
-            let columns = max(nonZero.lowerBound, region.x0)..<min(nonZero.upperBound, region.x1)
+            guard let nonZero = layer.nonZeroColumns(y - y0) else { continue }
+            let columns = max(nonZero.lowerBound + x0, region.x0)..<min(nonZero.upperBound + x0, region.x1)
             guard !columns.isEmpty else { continue }
             target.prepareRow(y, writing: columns.lowerBound, columns.upperBound)
-            let source = layer.row(y), destination = target.row(y)
+            let sourceRow = layer.row(y - y0), destination = target.row(y)
             let maskRow = clip.map { $0.row(y: y, x: region.x0) }
-            for x in columns where source[x * 4 + 3] != 0 {
+            for x in columns where sourceRow[(x - x0) * 4 + 3] != 0 {
                 let amount = factor * (maskRow?[x - region.x0] ?? 1)
                 guard amount > 0 else { continue }
                 // A clip's edge over the layer's content is one more partial coverage there.
                 if let census, let maskRow, CoverageCensus.isPartial(maskRow[x - region.x0]) { census.record(x: x, y: y) }
-                let pixel = source + x * 4
+                let pixel = sourceRow + (x - x0) * 4
                 let color = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
                 Canvas.blendPixel(destination + x * 4, source: color, amount: amount, blend: .sourceOver)
             }

@@ -292,6 +292,15 @@ public final class Canvas {
     /// Adds `amount` to `work`; throws when the total is past `workLimit`.
     /// The rasterizer is told what is left, so that it refuses a shape that
     /// would take more before drawing it (it reports the estimate instead).
+    /// Counts `amount` of work spent on something given up (a conflation
+    /// redrawing past its budget), up to the limit and not past it: the
+    /// drawing stands as it is, so this does not fail, but what the limit
+    /// has left shrinks.
+    func chargeUpToLimit(_ amount: Int) {
+        guard work < workLimit else { return }
+        work += min(max(0, amount), workLimit - work)
+    }
+
     func charge(_ amount: Int) throws(RasterError) {
         work = work.addingReportingOverflow(max(0, amount)).partialValue
         if work > workLimit || work < 0 {
@@ -303,6 +312,11 @@ public final class Canvas {
 
     /// layers[0] is the canvas itself; `beginLayer` pushes more.
     var layers: [PixelBuffer]
+    /// Layers, and their bytes, open on the canvases this one draws a group
+    /// for (`drawGroupResolvingConflation`), which count against this one's
+    /// `maximumLayerDepth` and `maximumLayerBytes`: nesting groups does not
+    /// reset the limits.
+    var inheritedLayerCount = 0, inheritedLayerBytes = 0
     var clips: [ClipMask] = []
 
     // Scratch state reused by every drawing operation; from the previous

@@ -39,18 +39,25 @@ extension SVGDocument {
     /// `render(on:transform:)` with the pixels where the document's elements
     /// meet resolved as `render(scale:)` resolves them, for a canvas that may
     /// have clips or layers open (a marker drawing an icon into its frame):
-    /// the document is drawn as a group, onto a transparent layer, and
-    /// composited with `opacity` through the clips in force (see
-    /// `Canvas.drawGroupResolvingConflation`). Throws as `render(on:transform:)`;
-    /// the canvas's clip and layer stacks are as before either way.
+    /// the document is drawn as a group, onto a transparent layer covering
+    /// the whole pixels its viewport touches, and composited with `opacity`
+    /// (clamped to 0...1) through the clips in force (see
+    /// `Canvas.drawGroupResolvingConflation`). What the document draws
+    /// outside its viewport is cut, as a standalone SVG's viewport cuts it.
+    /// Throws as `render(on:transform:)`, and for a non-finite opacity; the
+    /// canvas's clip and layer stacks are as before either way.
     public func renderResolvingConflation(on canvas: Canvas, transform: AffineTransform,
                                           opacity: Double = 1) throws(SVGError) {
         guard transform.isFinite, transform.determinant != 0 else {
             throw SVGError(file: file, problem: "the transform must be finite and invertible")
         }
         let placement = viewBoxTransform.concatenating(transform)
+        let corners = [Point(0, 0), Point(width, 0), Point(0, height), Point(width, height)].map(transform.apply)
+        let viewport = corners.dropFirst().reduce(Rect(corner: corners[0], corners[0])) {
+            $0.union(Rect(corner: $1, $1))
+        }
         do {
-            try canvas.drawGroupResolvingConflation(opacity: opacity) { (target, device) throws(RasterError) in
+            try canvas.drawGroupResolvingConflation(within: viewport, opacity: opacity) { (target, device) throws(RasterError) in
                 try draw(root, on: target, transform: placement.concatenating(device), inheritedShadow: nil)
             }
         } catch {

@@ -102,12 +102,13 @@ import Testing
         let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(draw)
         // The seam's 20 pixels are drawn again on 16 × 16 fine pixels each.
         #expect(resolved.work > 5 * inTurn.work)
-        // Past the limit, the drawing stays as composited in turn, and is not charged for the redrawing.
+        // Past the limit, the drawing stays as composited in turn; the
+        // redrawing given up counts, up to the limit and not past it.
         let limited = try Canvas(width: 20, height: 20)
         limited.workLimit = 3 * inTurn.work
         #expect(try limited.drawResolvingConflation(draw) == false)
         #expect(limited.makeImage().pixels == inTurn.makeImage().pixels)
-        #expect(limited.work == inTurn.work)
+        #expect(limited.work == limited.workLimit)
         // The drawing itself past the limit throws as ever.
         let tight = try Canvas(width: 20, height: 20)
         tight.workLimit = inTurn.work / 2
@@ -260,20 +261,97 @@ import Testing
         #expect(canvas.pixel(x: 8, y: 8) == canvas.pixel(x: 3, y: 3))
     }
 
+    /// Two abutting black rects drawn as a group on a new 20 × 20 canvas
+    /// with `limit`; returns the canvas and whether the seam was redrawn.
+    static func abuttingGroup(limit: Int) throws -> (Canvas, Bool) {
+        let canvas = try Canvas(width: 20, height: 20)
+        canvas.workLimit = limit
+        let resolved = try canvas.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
+            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        }
+        return (canvas, resolved)
+    }
+
     /// The group's drawing and redrawing count against the canvas's work limit.
     @Test func aGroupCountsAgainstTheWorkLimit() throws {
-        let canvas = try Canvas(width: 20, height: 20)
-        canvas.workLimit = 50
+        let inTurn = try Canvas(width: 20, height: 20)
+        try ConflationTests.drawAbutting(on: inTurn, transform: .identity, left: .black, right: .black)
+        let drawing = inTurn.work, composite = 20 * 20
+        let (unlimited, resolved) = try ConflationTests.abuttingGroup(limit: Canvas.defaultWorkLimit)
+        #expect(resolved && unlimited.layerDepth == 1)
+        let redrawing = unlimited.work - drawing - composite
+        #expect(redrawing > composite)
+        // Room for the drawing and the composite but not the redrawing: the
+        // group stands as composited, and the work given up counts, up to the limit.
+        let limit = drawing + composite + redrawing / 2
+        let (tight, tightResolved) = try ConflationTests.abuttingGroup(limit: limit)
+        #expect(!tightResolved)
+        #expect(tight.work == limit)
+        #expect(tight.pixel(x: 10, y: 10).alpha < 0.9)
+        // No room for the drawing: it throws, its work counted, and no layer stays open.
+        let short = try Canvas(width: 20, height: 20)
+        short.workLimit = drawing / 2
         #expect(throws: RasterError.self) {
-            try canvas.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
+            try short.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
                 try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
             }
         }
-        let unlimited = try Canvas(width: 20, height: 20)
-        try unlimited.drawGroupResolvingConflation { canvas, transform throws(RasterError) in
-            try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
+        #expect(short.work > drawing / 2 && short.layerDepth == 1)
+    }
+
+    /// The group's layer covers its bounds only: what it draws outside is cut,
+    /// and only that area is composited.
+    @Test func aGroupWithinBounds() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        try canvas.drawGroupResolvingConflation(within: Rect(x: 4.5, y: 4.2, width: 10, height: 10)) {
+            canvas, transform throws(RasterError) in
+            try canvas.fill(ConflationTests.rect(0, 0, 20, 20), paint: .solid(.black), transform: transform)
         }
-        #expect(unlimited.work > 400)
-        #expect(unlimited.layerDepth == 1)
+        // Whole pixels 4..<15 on both axes.
+        #expect(canvas.pixel(x: 4, y: 4).alpha == 1 && canvas.pixel(x: 14, y: 14).alpha == 1)
+        #expect(canvas.pixel(x: 3, y: 10).alpha == 0 && canvas.pixel(x: 15, y: 10).alpha == 0)
+        #expect(canvas.pixel(x: 10, y: 3).alpha == 0 && canvas.pixel(x: 10, y: 15).alpha == 0)
+        #expect(throws: RasterError.self) {
+            try canvas.drawGroupResolvingConflation(within: Rect(x: 0, y: 0, width: .infinity, height: 1)) { _, _ throws(RasterError) in }
+        }
+        // Bounds off the canvas draw nothing and cost nothing.
+        let work = canvas.work
+        #expect(try !canvas.drawGroupResolvingConflation(within: Rect(x: 1e12, y: -1e12, width: 5, height: 5)) {
+            canvas, transform throws(RasterError) in
+            try canvas.fill(ConflationTests.rect(0, 0, 20, 20), paint: .solid(.black), transform: transform)
+        })
+        #expect(canvas.work == work)
+    }
+
+    /// At opacity 0 the group is not drawn; past 1 it is drawn at 1.
+    @Test func aGroupsOpacityIsClamped() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        var drawn = false
+        try canvas.drawGroupResolvingConflation(opacity: 0) { _, _ throws(RasterError) in drawn = true }
+        #expect(!drawn && canvas.work == 0)
+        try canvas.drawGroupResolvingConflation(opacity: 3) { canvas, transform throws(RasterError) in
+            try canvas.fill(ConflationTests.rect(0, 0, 20, 20), paint: .solid(.black), transform: transform)
+        }
+        #expect(canvas.pixel(x: 5, y: 5).alpha == 1)
+        #expect(throws: RasterError.nonFinite("group opacity")) {
+            try canvas.drawGroupResolvingConflation(opacity: .nan) { _, _ throws(RasterError) in }
+        }
+    }
+
+    /// Layers opened inside a group count with the ones open around it.
+    @Test func nestedGroupsKeepTheLayerLimit() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        for _ in 1..<(Canvas.maximumLayerDepth - 1) { try canvas.beginLayer() }
+        // One layer is left: the group takes it, and nothing can open inside.
+        var opened = 0
+        #expect(throws: RasterError.self) {
+            try canvas.drawGroupResolvingConflation { canvas, _ throws(RasterError) in
+                try canvas.beginLayer()
+                opened += 1
+            }
+        }
+        #expect(opened == 0 && canvas.layerDepth == Canvas.maximumLayerDepth - 1)
+        try canvas.beginLayer()
+        #expect(throws: RasterError.self) { try canvas.drawGroupResolvingConflation { _, _ throws(RasterError) in } }
     }
 }

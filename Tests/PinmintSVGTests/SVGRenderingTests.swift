@@ -242,6 +242,38 @@ struct SVGConflationTests {
         #expect(isClose(resolved.pixel(x: 10, y: 10), Color(red: 0.5 / 0.55, green: 0, blue: 0, alpha: 0.55), tolerance: 1e-3))
         #expect(!isClose(inTurn.pixel(x: 10, y: 10), resolved.pixel(x: 10, y: 10), tolerance: 0.02))
     }
+
+    /// An icon placed in a frame of a canvas with a clip open (as a marker
+    /// draws one): drawn as a group, no seam, cut by the clip and by its
+    /// viewport, and faded as one.
+    @Test func anIconPlacedUnderAClip() throws {
+        let icon = try document("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">
+            <rect width="5.25" height="10" fill="#000"/><rect x="5.25" width="4.75" height="10" fill="#000"/>
+            <rect x="-10" y="-10" width="30" height="3" fill="#000"/>
+            </svg>
+            """)
+        let canvas = try Canvas(width: 40, height: 40)
+        canvas.clear(.white)
+        var clip = Path()
+        clip.addRect(Rect(x: 0, y: 0, width: 40, height: 27))
+        try canvas.pushClip(clip)
+        // The icon's 10 units on 20 pixels from (10, 10): its seam at x = 20.5.
+        try icon.renderResolvingConflation(on: canvas, transform: .scale(2).concatenating(.translation(10, 10)),
+                                           opacity: 0.5)
+        try canvas.popClip()
+        #expect(canvas.clipDepth == 0 && canvas.layerDepth == 1)
+        let half = canvas.pixel(x: 15, y: 20)
+        #expect(abs(half.red - 0.5) < 2e-3)
+        #expect(canvas.pixel(x: 20, y: 20) == half)
+        // The clip cuts at y = 27; the viewport at x = 10 and 30, y = 10.
+        #expect(canvas.pixel(x: 15, y: 28) == .white)
+        #expect(canvas.pixel(x: 5, y: 11) == .white && canvas.pixel(x: 32, y: 11) == .white)
+        #expect(canvas.pixel(x: 15, y: 8) == .white)
+        #expect(throws: SVGError.self) {
+            try icon.renderResolvingConflation(on: canvas, transform: .scale(0))
+        }
+    }
 }
 
 /// Shapes off the canvas are skipped before they are flattened, but not
