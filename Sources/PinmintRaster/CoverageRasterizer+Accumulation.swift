@@ -97,27 +97,27 @@ extension CoverageRasterizer {
         }
         // Consecutive rows share a boundary: the x where the segment leaves
         // one row is where it enters the next (the same expression of the
-        // same values, so the same bits), computed once.
-        var previousBottom = -Float.infinity, previousEnd: Float = 0
-        for row in firstRow..<lastRow {
-            defer { rowCells += stride; rowTouched += wordsPerRow }
-            let rowTop = larger(Float(row), edge.yTop)
-            let rowBottom = smaller(Float(row + 1), edge.yBottom)
-            let height = rowBottom - rowTop
-            if height <= 0 { continue }
-            // A branch, not a select: every row after the first takes the
-            // shared boundary, and a select computed the formula in every row.
-            let xStart: Float
-            if _fastPath(rowTop == previousBottom) {
-                xStart = previousEnd
-            } else {
-                xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
-            }
+        // same values, so the same bits), computed once. Every row but the
+        // first starts at its own top, Float(row), which lies above yBottom
+        // and below yTop only for the first: `larger(Float(row), yTop)` is
+        // Float(row) there, equal to the row above's bottom, and no row is
+        // empty (rows run from ⌊yTop⌋ to ⌈yBottom⌉, and yTop < yBottom).
+        // Float(row) + 1 is Float(row + 1): rows are far below 2²⁴.
+        var rowTop = larger(Float(firstRow), edge.yTop)
+        var xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+        var nextRowTop = Float(firstRow) + 1
+        var row = firstRow
+        while true {
+            let rowBottom = smaller(nextRowTop, edge.yBottom)
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
-            previousBottom = rowBottom; previousEnd = xEnd
             accumulateRow(rowCells, touched: rowTouched, xStart: xStart, xEnd: xEnd,
-                          signedHeight: height * edge.direction, bandRow: row &- bandTop, stride: stride,
-                          chain: edge.chain, ownership: ownership)
+                          signedHeight: (rowBottom - rowTop) * edge.direction, bandRow: row &- bandTop,
+                          stride: stride, chain: edge.chain, ownership: ownership)
+            row &+= 1
+            if row == lastRow { return }
+            rowCells += stride; rowTouched += wordsPerRow
+            rowTop = nextRowTop; xStart = xEnd
+            nextRowTop += 1
         }
     }
 
