@@ -133,22 +133,23 @@ extension CoverageRasterizer {
         // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
         let x0Cell = Int(x0)
         let x0Floor = Float(x0Cell)
-        var x1Cell = Int(x1)
-        if Float(x1Cell) < x1 { x1Cell &+= 1 }
-        if x1Cell <= x0Cell &+ 1 {
+        // ⌈x1⌉ ≤ x0Cell + k exactly when x1 ≤ x0Floor + k (exact sums: cells
+        // are far below 2²⁴), so the common cases need no ⌈x1⌉.
+        if x1 <= x0Floor + 1 {
             // Within one cell: the area right of the segment's midpoint.
             let middle = 0.5 * (xStart + xEnd) - x0Floor
             rowCells[x0Cell] += signedHeight * (1 - middle)
             rowCells[x0Cell &+ 1] += signedHeight * middle
             CoverageRasterizer.markTouchedPair(rowTouched, first: x0Cell)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
-        } else if x1Cell == x0Cell &+ 2 {
+        } else if x1 <= x0Floor + 2 {
             // Across two cells (most crossings of a finely flattened
             // curve): `accumulateAcrossCells`'s values for two cells.
+            let x1Cell = x0Cell &+ 2
             let inverseWidth = 1 / (x1 - x0)
             let x0Fraction = x0 - x0Floor
             let firstArea = 0.5 * inverseWidth * (1 - x0Fraction) * (1 - x0Fraction)
-            let x1Fraction = x1 - Float(x1Cell) + 1
+            let x1Fraction = x1 - (x0Floor + 2) + 1
             let lastArea = 0.5 * inverseWidth * x1Fraction * x1Fraction
             rowCells[x0Cell] += signedHeight * firstArea
             rowCells[x0Cell &+ 1] += signedHeight * (1 - firstArea - lastArea)
@@ -157,6 +158,8 @@ extension CoverageRasterizer {
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell &+ 1, chain: chain)
         } else {
+            var x1Cell = Int(x1)
+            if Float(x1Cell) < x1 { x1Cell &+= 1 }
             accumulateAcrossCells(rowCells, touched: rowTouched, x0: x0, x1: x1, x0Cell: x0Cell, x1Cell: x1Cell,
                                   signedHeight: signedHeight, bandRow: bandRow, stride: stride, chain: chain,
                                   ownership: ownership)
