@@ -36,8 +36,15 @@ extension CoverageRasterizer {
                                        originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?,
                                        repeatedRows: UnsafePointer<UInt8>?) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
-        let topRow = CoverageRasterizer.floor(edge.yTop), bottomRow = CoverageRasterizer.ceiling(edge.yBottom)
-        if bottomRow == topRow &+ 1 && edge.xTop != edge.xBottom && topRow >= bandTop && topRow < bandBottom {
+        // ⌊yTop⌋ as an Int and as a Float (Float(n) - 1 is Float(n - 1): rows are far below 2²⁴).
+        let truncatedTop = Int(edge.yTop)
+        let truncatedTopFloat = Float(truncatedTop)
+        let stepsDown = truncatedTopFloat > edge.yTop
+        let topRow = stepsDown ? truncatedTop &- 1 : truncatedTop
+        let topRowFloat = stepsDown ? truncatedTopFloat - 1 : truncatedTopFloat
+        // Edges have yTop < yBottom, so ⌈yBottom⌉ is topRow + 1, the edge
+        // within one row, exactly when yBottom ≤ topRow + 1.
+        if edge.yBottom <= topRowFloat + 1 && edge.xTop != edge.xBottom && topRow >= bandTop && topRow < bandBottom {
             // Within one row (most chords of a finely flattened curve): the
             // general loop's values without its row bookkeeping. There the
             // row's top is yTop, its bottom yBottom, and the start's offset
@@ -51,14 +58,18 @@ extension CoverageRasterizer {
             return
         }
         let firstRow = max(bandTop, topRow)
-        let lastRow = min(bandBottom, bottomRow)
-        guard firstRow < lastRow else { return }
+        let firstRowFloat = larger(Float(bandTop), topRowFloat)
+        // The rows to fill are those above bandBottom and above ⌈yBottom⌉:
+        // for whole numbers, r < ⌈y⌉ exactly when r < y, so the rows r with Float(r) < rowsEnd.
+        let rowsEnd = smaller(Float(bandBottom), edge.yBottom)
+        guard firstRowFloat < rowsEnd else { return }
         var rowCells = cells + (firstRow - bandTop) &* stride
         var rowTouched = touched + (firstRow - bandTop) &* wordsPerRow
         if edge.xTop == edge.xBottom {
             // A vertical edge (the sides of boxes and callouts): the same
             // cells and fractions in every row, computed once; the values are
             // those of the general loop below, whose x offsets are then 0.
+            let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
             let xStart = edge.xTop - originX
             let x0Cell = Int(larger(xStart, 0))
             let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
@@ -103,9 +114,9 @@ extension CoverageRasterizer {
         // Float(row) there, equal to the row above's bottom, and no row is
         // empty (rows run from ⌊yTop⌋ to ⌈yBottom⌉, and yTop < yBottom).
         // Float(row) + 1 is Float(row + 1): rows are far below 2²⁴.
-        var rowTop = larger(Float(firstRow), edge.yTop)
+        var rowTop = larger(firstRowFloat, edge.yTop)
         var xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
-        var nextRowTop = Float(firstRow) + 1
+        var nextRowTop = firstRowFloat + 1
         var row = firstRow
         while true {
             let rowBottom = smaller(nextRowTop, edge.yBottom)
@@ -113,8 +124,8 @@ extension CoverageRasterizer {
             accumulateRow(rowCells, touched: rowTouched, xStart: xStart, xEnd: xEnd,
                           signedHeight: (rowBottom - rowTop) * edge.direction, bandRow: row &- bandTop,
                           stride: stride, chain: edge.chain, ownership: ownership)
+            if nextRowTop >= rowsEnd { return }
             row &+= 1
-            if row == lastRow { return }
             rowCells += stride; rowTouched += wordsPerRow
             rowTop = nextRowTop; xStart = xEnd
             nextRowTop += 1
