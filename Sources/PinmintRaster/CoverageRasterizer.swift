@@ -733,24 +733,45 @@ struct CoverageRasterizer {
         var cursor = edges.appendPointer
         defer { edges.commit(upTo: cursor) }
         polylines.points.withUnsafeBufferPointer { points in
+            guard let base = points.baseAddress else { return }
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
                 chain &+= 1
                 var previousDown: Bool? = nil
-                // Each vertex is tested against the bounds once, as the end of
-                // one segment, and the answer kept for the next segment's start.
+                // Each vertex is tested against the bounds and converted to
+                // Float once, as the end of one segment, and the answers kept
+                // for the next segment's start.
                 var from = points[start]
                 var fromInside = CoverageRasterizer.isInside(from, clip)
-                for index in start..<end {
-                    let to = index + 1 < end ? points[index + 1] : points[start]
+                var fromX = Float(from.x), fromY = Float(from.y)
+                /// The segment from `from` to `to`, which becomes the next `from`.
+                @inline(__always)
+                func segment(to: Point) {
                     let toInside = CoverageRasterizer.isInside(to, clip)
-                    defer { from = to; fromInside = toInside }
+                    let toX = Float(to.x), toY = Float(to.y)
+                    defer { from = to; fromInside = toInside; fromX = toX; fromY = toY }
                     if from.y != to.y {
                         let down = to.y > from.y
                         if let previousDown, previousDown != down { chain &+= 1 }
                         previousDown = down
-                        CoverageRasterizer.addClipped(from, to, clip, bothInside: fromInside && toInside,
-                                                      chain: chain, path: path, into: &cursor, extent: &extent)
+                        // Compare in Float: segments thinner than Float can tell apart carry no area.
+                        guard fromY != toY else { return }
+                        if fromInside && toInside {
+                            // Most segments lie inside the bounds: no clipping to do.
+                            if down {
+                                cursor.initialize(to: Edge(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY,
+                                                           direction: 1, chain: chain, path: path))
+                            } else {
+                                cursor.initialize(to: Edge(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY,
+                                                           direction: -1, chain: chain, path: path))
+                            }
+                            extent.include(cursor.pointee)
+                            cursor += 1
+                        } else {
+                            let written = cursor
+                            CoverageRasterizer.addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
+                            extent.include(from: written, to: cursor)
+                        }
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
                                 && from.y != from.y.rounded(.down) {
                         // Horizontal segments carry no area, but where one meets
@@ -761,6 +782,12 @@ struct CoverageRasterizer {
                         exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
                     }
                 }
+                // A pointer walk: the range's loop kept two counters.
+                var next = base + (start + 1)
+                let last = base + end
+                while next < last { segment(to: next.pointee); next += 1 }
+                // The closing segment.
+                segment(to: points[start])
             }
         }
         return extent
@@ -786,6 +813,12 @@ struct CoverageRasterizer {
             if edge.yBottom > maxY { maxY = edge.yBottom }
             if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { hasTallVerticalEdge = true }
         }
+
+        /// Takes in the edges from `first` up to `end`.
+        mutating func include(from first: UnsafeMutablePointer<Edge>, to end: UnsafeMutablePointer<Edge>) {
+            var edge = first
+            while edge < end { include(edge.pointee); edge += 1 }
+        }
     }
 
     /// Whether `point` lies inside the bounds `clip`, sides included.
@@ -795,33 +828,8 @@ struct CoverageRasterizer {
         point.x >= clip.x0 && point.x <= clip.x1 && point.y >= clip.y0 && point.y <= clip.y1
     }
 
-    /// Writes the edges of one segment at `cursor` (and advances it);
-    /// `bothInside` tells that both ends lie inside `clip` (`isInside`).
-    @inline(__always)
-    private static func addClipped(_ from: Point, _ to: Point, _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
-                                   bothInside: Bool, chain: Int32, path: Int32,
-                                   into cursor: inout UnsafeMutablePointer<Edge>, extent: inout EdgeExtent) {
-        // Compare in Float: segments thinner than Float can tell apart carry no area.
-        guard Float(from.y) != Float(to.y) else { return }
-        // Most segments lie inside the bounds: no clipping to do.
-        if bothInside {
-            if from.y < to.y {
-                cursor.initialize(to: Edge(xTop: Float(from.x), yTop: Float(from.y), xBottom: Float(to.x),
-                                           yBottom: Float(to.y), direction: 1, chain: chain, path: path))
-            } else {
-                cursor.initialize(to: Edge(xTop: Float(to.x), yTop: Float(to.y), xBottom: Float(from.x),
-                                           yBottom: Float(from.y), direction: -1, chain: chain, path: path))
-            }
-            extent.include(cursor.pointee)
-            cursor += 1
-            return
-        }
-        var written = cursor
-        addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
-        while written < cursor { extent.include(written.pointee); written += 1 }
-    }
-
-    /// The general case of `addClipped`: the segment crosses a side of the bounds.
+    /// Writes the edges of the segment from `from` to `to`, which crosses a
+    /// side of the bounds `clip`, at `cursor` (and advances it).
     private static func addClippedSlowly(_ from: Point, _ to: Point,
                                          _ clip: (x0: Double, y0: Double, x1: Double, y1: Double),
                                          chain: Int32, path: Int32, into cursor: inout UnsafeMutablePointer<Edge>) {
