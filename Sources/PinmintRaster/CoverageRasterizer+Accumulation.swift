@@ -165,7 +165,7 @@ extension CoverageRasterizer {
             rowCells[x0Cell] += signedHeight * firstArea
             rowCells[x0Cell &+ 1] += signedHeight * (1 - firstArea - lastArea)
             rowCells[x1Cell] += signedHeight * lastArea
-            CoverageRasterizer.markTouched(rowTouched, first: x0Cell, last: x1Cell)
+            CoverageRasterizer.markTouchedTriple(rowTouched, first: x0Cell)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell &+ 1, chain: chain)
         } else {
@@ -217,8 +217,16 @@ extension CoverageRasterizer {
     static func smaller(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
 
     /// Sets the bits of cells `first` and `first + 1` (both in one row).
+    /// On a little-endian machine cell c's bit is bit c % 8 of byte c / 8, so
+    /// both bits lie in the 16 bits from `first`'s byte on: one unaligned OR,
+    /// with no shift by the word's bit and no branch for a pair across two
+    /// words. The second byte may be the one after the row's last (then it
+    /// is ORed with zeros; the buffer has a word to spare after the last row).
     @inline(__always)
     static func markTouchedPair(_ bits: UnsafeMutablePointer<UInt64>, first: Int) {
+        #if _endian(little)
+        markTouchedWindow(bits, first: first, mask: 3)
+        #else
         let shift = first & 63
         if shift != 63 {
             bits[first &>> 6] |= 3 &<< UInt64(shift)
@@ -226,5 +234,25 @@ extension CoverageRasterizer {
             bits[first &>> 6] |= 1 &<< 63
             bits[(first &>> 6) &+ 1] |= 1
         }
+        #endif
+    }
+
+    /// Sets the bits of cells `first`, `first + 1` and `first + 2` (all in
+    /// one row), as `markTouchedPair` does two.
+    @inline(__always)
+    static func markTouchedTriple(_ bits: UnsafeMutablePointer<UInt64>, first: Int) {
+        #if _endian(little)
+        markTouchedWindow(bits, first: first, mask: 7)
+        #else
+        markTouched(bits, first: first, last: first &+ 2)
+        #endif
+    }
+
+    /// ORs `mask` shifted by `first % 8` into the 16 bits from byte `first / 8` of `bits`.
+    @inline(__always)
+    private static func markTouchedWindow(_ bits: UnsafeMutablePointer<UInt64>, first: Int, mask: UInt16) {
+        let window = UnsafeMutableRawPointer(bits) + (first &>> 3)
+        let value = window.loadUnaligned(as: UInt16.self) | (mask &<< UInt16(first & 7))
+        window.storeBytes(of: value, as: UInt16.self)
     }
 }

@@ -276,8 +276,10 @@ struct CoverageRasterizer {
             accumulation = [Float](repeating: 0, count: stride * bandHeight)
         }
         let wordsPerRow = (stride + 63) >> 6
-        if touchedCells.count < wordsPerRow * bandHeight {
-            touchedCells = [UInt64](repeating: 0, count: wordsPerRow * bandHeight)
+        // One word more than the rows need: `markTouchedPair` and
+        // `markTouchedTriple` may OR zeros into the byte after a row's last.
+        if touchedCells.count < wordsPerRow * bandHeight + 1 {
+            touchedCells = [UInt64](repeating: 0, count: wordsPerRow * bandHeight + 1)
         }
         if cellOwners.count < stride * bandHeight {
             cellOwners = [Int32](repeating: -1, count: stride * bandHeight)
