@@ -313,7 +313,9 @@ struct CoverageRasterizer {
                     let ownership = Ownership(owners: owners, flags: flags)
                     CoverageRasterizer.accumulateBand(edges, into: cells, touched: touched, stride: stride,
                                                       wordsPerRow: wordsPerRow, originX: Float(originX),
-                                                      bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
+                                                      bandTop: bandTop, bandBottom: bandBottom,
+                                                      wholeShape: bandTop == firstRow && bandBottom == lastRow,
+                                                      ownership: ownership,
                                                       repeatedRows: repeats ? UnsafePointer(repeatedRows.states) : nil)
                     exactRows.claimHorizontals(touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                                                originX: Float(originX), width: stride - 1, bandTop: bandTop,
@@ -378,14 +380,17 @@ struct CoverageRasterizer {
     /// loop's invariants (the band, the buffers, the edge index) were kept
     /// on the stack and reloaded for every edge; here they stay in registers.
     /// Vertical edges skip the rows that repeat the row above (`repeatedRows`, see `RepeatedRows`).
+    /// `wholeShape`: the band holds every row of the shape, so every edge
+    /// reaches into it (they are clipped to those rows) and none is tested
+    /// (the test only saves work: `accumulate` and `claim` keep to the band's rows).
     @inline(never)
     private static func accumulateBand(_ edges: UnsafeBufferPointer<Edge>, into cells: UnsafeMutablePointer<Float>,
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership,
-                                       repeatedRows: UnsafePointer<UInt8>?) {
+                                       originX: Float, bandTop: Int, bandBottom: Int, wholeShape: Bool,
+                                       ownership: Ownership, repeatedRows: UnsafePointer<UInt8>?) {
         let top = Float(bandTop), bottom = Float(bandBottom)
         for edge in edges {
-            guard edge.yBottom > top && edge.yTop < bottom else { continue }
+            guard wholeShape || (edge.yBottom > top && edge.yTop < bottom) else { continue }
             if edge.path == 0 {
                 accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                            originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
