@@ -119,7 +119,9 @@ extension CoverageRasterizer {
         var nextRowTop = firstRowFloat + 1
         var row = firstRow
         while true {
-            let rowBottom = smaller(nextRowTop, edge.yBottom)
+            // rowsEnd, not yBottom: the same value (where Float(bandBottom)
+            // is the smaller, nextRowTop is at most that), one value fewer in registers.
+            let rowBottom = smaller(nextRowTop, rowsEnd)
             let xEnd = edge.xTop + (rowBottom - edge.yTop) * dxdy - originX
             accumulateRow(rowCells, touched: rowTouched, xStart: xStart, xEnd: xEnd,
                           signedHeight: (rowBottom - rowTop) * edge.direction, bandRow: row &- bandTop,
