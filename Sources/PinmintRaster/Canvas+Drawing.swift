@@ -310,6 +310,10 @@ extension Canvas {
             reach(x, count: count)
             if overTransparent {
                 Canvas.fillRun(row + x &* 4, count: count, packed: source.packedOverTransparent(coverage))
+            } else if coverage >= 1 && source.storesRuns {
+                // What `compositeSolid` does for full coverage (a run of stores), without
+                // its call: it is not inlined here, and the call spills the span loop's registers.
+                Canvas.fillRun(row + x &* 4, count: count, packed: source.storedPacked)
             } else {
                 Canvas.compositeSolid(row: row + x &* 4, count: count, coverage: coverage, mask: nil, source: source,
                                       overTransparent: false)
