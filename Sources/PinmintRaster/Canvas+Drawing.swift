@@ -307,6 +307,12 @@ extension Canvas {
 
         @inline(__always)
         mutating func constantSpan(x: Int, count: Int, coverage: Float) {
+            // A negligible coverage (the rounding residue a row's sum leaves
+            // after its last edge, often to the row's end) writes nothing:
+            // `compositeSolid` skips it, and over a transparent row it would
+            // store zeros where the row is zero already (a stale row's gaps
+            // are zeroed by `reach` and `endOverwrite`).
+            if !(coverage >= Canvas.negligibleAmount) { return }
             reach(x, count: count)
             if overTransparent {
                 Canvas.fillRun(row + x &* 4, count: count, packed: source.packedOverTransparent(coverage))
@@ -336,6 +342,8 @@ extension Canvas {
 
         @inline(__always)
         mutating func endRow() {
+            // Only negligible spans: nothing was written, the row is as it was.
+            if waitingForFirstSpan { return }
             target.endOverwrite(y, from: rowStart, to: position, mustOverwrite: mustOverwrite)
         }
     }
