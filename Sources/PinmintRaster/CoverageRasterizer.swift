@@ -634,19 +634,65 @@ struct CoverageRasterizer {
     /// `exactFlags`, clamp instead of folding and carry `clipped` as
     /// `clipApplied`), then `endRow` for rows that had spans. One function
     /// for the whole band, so that its setup is paid once per band rather
-    /// than once per row.
+    /// than once per row; one copy per rule, chosen once per band, so that
+    /// each holds one copy of the row code (with both in one function the
+    /// even-odd copy was called, not inlined, and reached the consumer's
+    /// fields through memory).
     private static func spanRows<Consumer: CoverageRowConsumer>(
         _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
         owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
         rule: FillRule, coverage: UnsafeMutablePointer<Float>, bandTop: Int, bandBottom: Int,
         exactFlags: UnsafeMutablePointer<Bool>?, clipped: Bool, consumer: inout Consumer) {
+        if rule == .nonZero {
+            spanRows(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
+                     width: width, originX: originX, rule: NonZeroRule.self, coverage: coverage,
+                     bandTop: bandTop, bandBottom: bandBottom, exactFlags: exactFlags, clipped: clipped,
+                     consumer: &consumer)
+        } else {
+            spanRows(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
+                     width: width, originX: originX, rule: EvenOddRule.self, coverage: coverage,
+                     bandTop: bandTop, bandBottom: bandBottom, exactFlags: exactFlags, clipped: clipped,
+                     consumer: &consumer)
+        }
+    }
+
+    /// `spanRows` for one rule. Under even-odd, the exact rows (rare: two
+    /// chains in one pixel) take `spanBandRow`'s non-zero copy out of line.
+    @inline(never)
+    private static func spanRows<Consumer: CoverageRowConsumer, Rule: FillRuleType>(
+        _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+        owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
+        rule: Rule.Type, coverage: UnsafeMutablePointer<Float>, bandTop: Int, bandBottom: Int,
+        exactFlags: UnsafeMutablePointer<Bool>?, clipped: Bool, consumer: inout Consumer) {
         var consumerCopy = consumer
         defer { consumer = consumerCopy }
         for row in bandTop..<bandBottom {
-            spanBandRow(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
-                        width: width, originX: originX, rule: rule, coverage: coverage, row: row, bandTop: bandTop,
-                        exact: exactFlags?[row &- bandTop] ?? false, clipped: clipped, consumer: &consumerCopy)
+            let bandRow = row &- bandTop
+            let exact = exactFlags?[bandRow] ?? false
+            if Rule.rule == .evenOdd && exact {
+                spanExactRow(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
+                             width: width, originX: originX, coverage: coverage, row: row, bandTop: bandTop,
+                             clipped: clipped, consumer: &consumerCopy)
+                continue
+            }
+            var rowStarted = false
+            spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
+                    owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
+                    originX: originX, rule: Rule.self, coverage: coverage, y: row,
+                    clipApplied: exact && clipped, consumer: &consumerCopy, rowStarted: &rowStarted)
+            if rowStarted { consumerCopy.endRow() }
         }
+    }
+
+    /// An exact row of an even-odd band: `spanBandRow`'s non-zero copy, out of line.
+    @inline(never)
+    private static func spanExactRow<Consumer: CoverageRowConsumer>(
+        _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
+        owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
+        coverage: UnsafeMutablePointer<Float>, row: Int, bandTop: Int, clipped: Bool, consumer: inout Consumer) {
+        spanBandRow(cells, touched: touched, owners: owners, wordsPerRow: wordsPerRow, stride: stride,
+                    width: width, originX: originX, rule: .nonZero, coverage: coverage, row: row, bandTop: bandTop,
+                    exact: true, clipped: clipped, consumer: &consumer)
     }
 
     /// `spanRow` for row `row` of a band, then `endRow` if it had spans.
