@@ -512,7 +512,13 @@ struct CoverageRasterizer {
         case .evenOdd:
             // Fold the winding area onto 0...1: 1.25 -> 0.75, 2 -> 0.
             let magnitude = abs(sum)
-            let folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
+            // Below 2 the fold subtracts 2 × 0: skip the two conversions (most
+            // cells: a ring's sums lie in 0...2). A branch, not a select
+            // computing both.
+            var folded = magnitude
+            if _slowPath(!(magnitude < 2)) {
+                folded = magnitude - 2 * Float(Int32(truncatingIfNeeded: Int(magnitude * 0.5)))
+            }
             // folded > 1 ? 2 - folded : folded, as one `minss`: 2 - folded is below
             // folded exactly when folded > 1 (and equal to it at 1).
             let mirrored = 2 - folded
