@@ -597,35 +597,51 @@ struct CoverageRasterizer {
                     consumer.constantSpan(x: originX &+ x, count: min(runStart, width) &- x, coverage: value)
                 }
             }
-            let visibleEnd = max(min(runEnd, width), runStart)
-            var cell = runStart
-            while cell < visibleEnd {
-                sum += rowCells[cell]
-                rowCells[cell] = 0
-                owners[cell] = -1
-                coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
-                cell &+= 1
-            }
-            // Touched cells right of the visible columns only need clearing.
-            while cell < runEnd {
-                rowCells[cell] = 0
-                owners[cell] = -1
-                cell &+= 1
-            }
             // The run's last cell already holds the running sum that the
             // untouched cells after it share, so it starts the next constant
             // span instead of ending this per-pixel one (the same value either
             // way): a one-cell run, an edge on a pixel boundary, takes no
             // per-pixel span at all. Not when the run reaches past the
             // visible columns (no constant span follows then).
-            let lastIsConstant = visibleEnd == runEnd
-            let perPixelEnd = lastIsConstant ? visibleEnd &- 1 : visibleEnd
+            let perPixelEnd: Int
+            if _fastPath(runEnd <= width) {
+                // The whole run is visible (nearly every run: only a shape reaching
+                // the bounds' right side has touched cells beyond them), with no
+                // clamping of its end and no test for the cells beyond.
+                var cell = runStart
+                while cell < runEnd {
+                    sum += rowCells[cell]
+                    rowCells[cell] = 0
+                    owners[cell] = -1
+                    coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
+                    cell &+= 1
+                }
+                perPixelEnd = runEnd &- 1
+                x = perPixelEnd
+            } else {
+                let visibleEnd = max(width, runStart)
+                var cell = runStart
+                while cell < visibleEnd {
+                    sum += rowCells[cell]
+                    rowCells[cell] = 0
+                    owners[cell] = -1
+                    coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
+                    cell &+= 1
+                }
+                // Touched cells right of the visible columns only need clearing.
+                while cell < runEnd {
+                    rowCells[cell] = 0
+                    owners[cell] = -1
+                    cell &+= 1
+                }
+                perPixelEnd = visibleEnd
+                x = runEnd
+            }
             if perPixelEnd > runStart {
                 if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                 consumer.perPixelSpan(x: originX &+ runStart, count: perPixelEnd &- runStart,
                                       coverage: UnsafePointer(coverage + runStart))
             }
-            x = lastIsConstant ? runEnd &- 1 : runEnd
         }
         if x < width {
             let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
