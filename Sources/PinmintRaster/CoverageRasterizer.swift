@@ -589,7 +589,7 @@ struct CoverageRasterizer {
             let runEnd = wordIndex == wordsPerRow ? wordIndex &<< 6 : wordIndex &<< 6 &+ clear.trailingZeroBitCount
             // Bits below the run's end are visited (clear has its lowest set bit there).
             word &= ~(clear ^ (clear &- 1))
-            if runStart > x && x < width {
+            if runStart > x {
                 // Untouched cells x ..< runStart keep the running sum.
                 let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
                 if value > 0 {
@@ -635,7 +635,10 @@ struct CoverageRasterizer {
                     cell &+= 1
                 }
                 perPixelEnd = visibleEnd
-                x = runEnd
+                // Every later run lies beyond the visible columns too: no
+                // constant span before any of them, nor after the last (so the
+                // test before a run's constant span needs no `x < width`).
+                x = Int.max
             }
             if perPixelEnd > runStart {
                 if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
