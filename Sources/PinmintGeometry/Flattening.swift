@@ -71,6 +71,16 @@ public struct Polylines: Sendable {
         subpaths[subpaths.count - 1].count += count
     }
 
+    /// As `add(count:_:)` with `point(count)` being `last`: a curve's end
+    /// point is appended after the loop, with no test for it in every point.
+    @inline(__always)
+    mutating func add(count: Int, last: Point, _ point: (Int) -> Point) {
+        guard count > 0 else { return }
+        for index in 1..<count { points.append(point(index)) }
+        points.append(last)
+        subpaths[subpaths.count - 1].count += count
+    }
+
     mutating func finishSubpath(closed: Bool) {
         guard let last = subpaths.last, last.count > 0 else { return }
         if closed { subpaths[subpaths.count - 1].isClosed = true }
@@ -176,8 +186,7 @@ extension Path {
                     // The second derivative 2 (p0 - 2 p1 + p2) is constant: one shift for every inner vertex.
                     c0 = c0 + c2 * (-step * step / 6)
                 }
-                output.add(count: n) { i in
-                    guard i < n else { return p2 }
+                output.add(count: n, last: p2) { i in
                     let t = Double(i) * step
                     return (c2 * t + c1) * t + c0
                 }
@@ -208,8 +217,7 @@ extension Path {
                     c0 = c0 + a
                     c1 = c1 + (b - a)
                 }
-                output.add(count: n) { i in
-                    guard i < n else { return p3 }
+                output.add(count: n, last: p3) { i in
                     let t = Double(i) * step
                     return ((c3 * t + c2) * t + c1) * t + c0
                 }
