@@ -549,6 +549,23 @@ struct CoverageRasterizer {
         consumer.perPixelSpan(x: originX + first, count: last - first + 1, coverage: UnsafePointer(coverage + first))
     }
 
+    /// Adds cells `from ..< to` to the running `sum` in turn, writing each
+    /// pixel's coverage under the rule and clearing the cell and its owner.
+    @inline(__always)
+    static func sumCells<Rule: FillRuleType>(_ rowCells: UnsafeMutablePointer<Float>,
+                                             owners: UnsafeMutablePointer<Int32>,
+                                             coverage: UnsafeMutablePointer<Float>, from: Int, to: Int,
+                                             sum: inout Float, rule: Rule.Type) {
+        var cell = from
+        while cell < to {
+            sum += rowCells[cell]
+            rowCells[cell] = 0
+            owners[cell] = -1
+            coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
+            cell &+= 1
+        }
+    }
+
     /// Prefix-sums the touched cells of one band row and delivers the row's
     /// spans: per-pixel ones over runs of touched cells, constant ones (when
     /// not 0) between them and after the last. In the same
@@ -608,27 +625,16 @@ struct CoverageRasterizer {
                 // The whole run is visible (nearly every run: only a shape reaching
                 // the bounds' right side has touched cells beyond them), with no
                 // clamping of its end and no test for the cells beyond.
-                var cell = runStart
-                while cell < runEnd {
-                    sum += rowCells[cell]
-                    rowCells[cell] = 0
-                    owners[cell] = -1
-                    coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
-                    cell &+= 1
-                }
+                CoverageRasterizer.sumCells(rowCells, owners: owners, coverage: coverage, from: runStart, to: runEnd,
+                                            sum: &sum, rule: rule)
                 perPixelEnd = runEnd &- 1
                 x = perPixelEnd
             } else {
                 let visibleEnd = max(width, runStart)
-                var cell = runStart
-                while cell < visibleEnd {
-                    sum += rowCells[cell]
-                    rowCells[cell] = 0
-                    owners[cell] = -1
-                    coverage[cell] = CoverageRasterizer.coverage(sum, rule: Rule.rule)
-                    cell &+= 1
-                }
+                CoverageRasterizer.sumCells(rowCells, owners: owners, coverage: coverage, from: runStart,
+                                            to: visibleEnd, sum: &sum, rule: rule)
                 // Touched cells right of the visible columns only need clearing.
+                var cell = visibleEnd
                 while cell < runEnd {
                     rowCells[cell] = 0
                     owners[cell] = -1
