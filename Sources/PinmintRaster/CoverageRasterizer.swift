@@ -52,7 +52,9 @@ protocol CoverageRowConsumer {
     /// `count` (≥ 1) pixels from column `x` with one coverage each (zeros possible);
     /// the values are valid until the next call.
     mutating func perPixelSpan(x: Int, count: Int, coverage: UnsafePointer<Float>)
-    /// The row's last span has been delivered.
+    /// The row's last span has been delivered. The span pass begins and
+    /// ends every row of a band, spans or not: a consumer that must not act
+    /// on a row without spans tests that itself.
     mutating func endRow()
 }
 
@@ -72,7 +74,10 @@ private struct SpanListConsumer: CoverageRowConsumer {
         spans[self.count] = CoverageSpan(x: x, count: count, constant: 0, values: coverage)
         self.count &+= 1
     }
-    mutating func endRow() { emit(y, UnsafeBufferPointer(start: spans, count: count), clipApplied) }
+    mutating func endRow() {
+        // A row of the span pass may have no spans (see `spanRow`).
+        if count > 0 { emit(y, UnsafeBufferPointer(start: spans, count: count), clipApplied) }
+    }
 }
 
 /// Anti-aliased coverage by exact area: every line segment adds the signed
@@ -572,14 +577,17 @@ struct CoverageRasterizer {
     /// pass it leaves the row ready for the next band: touched cells zeroed,
     /// their owners reset to -1, the touched bits cleared. Every bit lies
     /// below `stride` (accumulation and claims never mark further right).
-    /// The spans go straight to `consumer`; `beginRow` comes before the
-    /// first, and `rowStarted` tells the caller whether it came.
+    /// The spans go straight to `consumer`, after `beginRow`, which comes
+    /// whether or not the row has spans (the caller ends every row): the
+    /// consumer tracks its own first span, so that no "row started" flag is
+    /// tested (and reloaded across the consumer's calls) at every span.
     @inline(__always)
     static func spanRow<Consumer: CoverageRowConsumer, Rule: FillRuleType>(
         _ rowCells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
         owners: UnsafeMutablePointer<Int32>, wordsPerRow: Int, stride: Int, width: Int, originX: Int,
         rule: Rule.Type, coverage: UnsafeMutablePointer<Float>, y: Int, clipApplied: Bool,
-        consumer: inout Consumer, rowStarted: inout Bool) {
+        consumer: inout Consumer) {
+        consumer.beginRow(y, clipApplied: clipApplied)
         var sum: Float = 0
         // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
         var x = 0
@@ -610,7 +618,6 @@ struct CoverageRasterizer {
                 // Untouched cells x ..< runStart keep the running sum.
                 let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
                 if value > 0 {
-                    if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                     consumer.constantSpan(x: originX &+ x, count: min(runStart, width) &- x, coverage: value)
                 }
             }
@@ -647,7 +654,6 @@ struct CoverageRasterizer {
                 x = Int.max
             }
             if perPixelEnd > runStart {
-                if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                 consumer.perPixelSpan(x: originX &+ runStart, count: perPixelEnd &- runStart,
                                       coverage: UnsafePointer(coverage + runStart))
             }
@@ -655,7 +661,6 @@ struct CoverageRasterizer {
         if x < width {
             let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
             if value > 0 {
-                if !rowStarted { consumer.beginRow(y, clipApplied: clipApplied); rowStarted = true }
                 consumer.constantSpan(x: originX &+ x, count: width &- x, coverage: value)
             }
         }
@@ -663,7 +668,7 @@ struct CoverageRasterizer {
 
     /// `spanRow` for each row of a band (exact rows, flagged in
     /// `exactFlags`, clamp instead of folding and carry `clipped` as
-    /// `clipApplied`), then `endRow` for rows that had spans. One function
+    /// `clipApplied`), each ended by `endRow`. One function
     /// for the whole band, so that its setup is paid once per band rather
     /// than once per row; one copy per rule, chosen once per band, so that
     /// each holds one copy of the row code (with both in one function the
@@ -706,12 +711,11 @@ struct CoverageRasterizer {
                              clipped: clipped, consumer: &consumerCopy)
                 continue
             }
-            var rowStarted = false
             spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                     owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
                     originX: originX, rule: Rule.self, coverage: coverage, y: row,
-                    clipApplied: exact && clipped, consumer: &consumerCopy, rowStarted: &rowStarted)
-            if rowStarted { consumerCopy.endRow() }
+                    clipApplied: exact && clipped, consumer: &consumerCopy)
+            consumerCopy.endRow()
         }
     }
 
@@ -726,7 +730,7 @@ struct CoverageRasterizer {
                     exact: true, clipped: clipped, consumer: &consumer)
     }
 
-    /// `spanRow` for row `row` of a band, then `endRow` if it had spans.
+    /// `spanRow` for row `row` of a band, then `endRow`.
     @inline(__always)
     static func spanBandRow<Consumer: CoverageRowConsumer>(
         _ cells: UnsafeMutablePointer<Float>, touched: UnsafeMutablePointer<UInt64>,
@@ -734,20 +738,19 @@ struct CoverageRasterizer {
         rule: FillRule, coverage: UnsafeMutablePointer<Float>, row: Int, bandTop: Int,
         exact: Bool, clipped: Bool, consumer: inout Consumer) {
         let bandRow = row &- bandTop
-        var rowStarted = false
         // One copy per rule, so that neither tests the rule per cell.
         if exact || rule == .nonZero {
             spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                     owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
                     originX: originX, rule: NonZeroRule.self, coverage: coverage, y: row,
-                    clipApplied: exact && clipped, consumer: &consumer, rowStarted: &rowStarted)
+                    clipApplied: exact && clipped, consumer: &consumer)
         } else {
             spanRow(cells + bandRow &* stride, touched: touched + bandRow &* wordsPerRow,
                     owners: owners + bandRow &* stride, wordsPerRow: wordsPerRow, stride: stride, width: width,
                     originX: originX, rule: EvenOddRule.self, coverage: coverage, y: row,
-                    clipApplied: false, consumer: &consumer, rowStarted: &rowStarted)
+                    clipApplied: false, consumer: &consumer)
         }
-        if rowStarted { consumer.endRow() }
+        consumer.endRow()
     }
 
     /// The first cell index ≥ `from` whose bit equals `set`, or `limit` if none is below it.
