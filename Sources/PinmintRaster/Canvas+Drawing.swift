@@ -166,15 +166,37 @@ extension Canvas {
     /// Throws `RasterError.outOfRange` when the outline stopped at
     /// `maximumPathPointCount`, or a point of `polylines` (device space) is
     /// beyond `maximumDeviceCoordinate`, infinite or NaN.
-    static func validate(device polylines: Polylines) throws(RasterError) {
+    ///
+    /// Returns whether every point lies inside `bounds` (sides included;
+    /// false for nil bounds): the rasterizer then tests no vertex against
+    /// them (`pointsInside`). One pass gathers the points' extent, two
+    /// coordinates at once (a `minpd` and a `maxpd` a point), and a NaN
+    /// probe (x - x is NaN for NaN and infinities, 0 otherwise); the tests
+    /// come after it, so the error is the same for every input.
+    @discardableResult
+    static func validate(device polylines: Polylines, within bounds: PixelBounds? = nil) throws(RasterError) -> Bool {
         if polylines.reachedPointLimit {
             throw .outOfRange("the path flattens or strokes to more than \(maximumPathPointCount) points "
                               + "(too many or too long curves, round joins or dashes for the tolerance)")
         }
+        var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
+        var probe = SIMD2<Double>.zero
+        polylines.points.withUnsafeBufferPointer { points in
+            for point in points {
+                let v = SIMD2(point.x, point.y)
+                // Selects LLVM turns into minpd/maxpd (NaN is caught by the probe).
+                low = low.replacing(with: v, where: v .< low)
+                high = high.replacing(with: v, where: v .> high)
+                probe += v - v
+            }
+        }
         let limit = maximumDeviceCoordinate
-        for point in polylines.points where !(abs(point.x) <= limit && abs(point.y) <= limit) {
+        guard probe == .zero, low.x >= -limit, low.y >= -limit, high.x <= limit, high.y <= limit else {
             throw .outOfRange("path coordinates beyond ±1e12 device pixels once transformed (or overflowing)")
         }
+        guard let bounds else { return false }
+        return low.x >= Double(bounds.x0) && high.x <= Double(bounds.x1)
+            && low.y >= Double(bounds.y0) && high.y <= Double(bounds.y1)
     }
 
     /// The device pixels touched by the polylines, or nil when there are none.
@@ -198,7 +220,7 @@ extension Canvas {
         // A stroke that stopped at the point limit may have written no point at all.
         if polylines.reachedPointLimit { try Canvas.validate(device: polylines) }
         guard !bounds.isEmpty, !polylines.points.isEmpty else { return }
-        try Canvas.validate(device: polylines)
+        let pointsInside = try Canvas.validate(device: polylines, within: bounds)
         if let shadow, blend == .sourceOver {
             // The shadow is cast by what is drawn: a translucent solid casts a
             // lighter shadow (SVG's SourceAlpha, CALayer's composited alpha).
@@ -218,16 +240,19 @@ extension Canvas {
             var writer = SolidRowWriter(target: target, source: solid)
             if let census {
                 var counting = CountingRowConsumer(inner: writer, census: census)
-                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &counting)
+                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, pointsInside: pointsInside,
+                                         into: &counting)
             } else {
-                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, into: &writer)
+                rasterizer.rasterizeRows(polylines, rule: rule, bounds: bounds, clips: clips, pointsInside: pointsInside,
+                                         into: &writer)
             }
             try charge(rasterizer.lastWork)
             return
         }
         if shadeRow.count < width { shadeRow = [SIMD4<Float>](repeating: .zero, count: width) }
         shadeRow.withUnsafeMutableBufferPointer { shade in
-            rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds, clips: clips) { y, spans, clipApplied in
+            rasterizer.rasterizeSpans(polylines, rule: rule, bounds: bounds, clips: clips,
+                                      pointsInside: pointsInside) { y, spans, clipApplied in
                 let extentStart = spans[0].x, extentEnd = spans[spans.count - 1].x + spans[spans.count - 1].count
                 let overTransparent = target.prepareRow(y, writing: extentStart, extentEnd)
                 for span in spans {

@@ -180,7 +180,12 @@ struct CoverageRasterizer {
     /// of both the shape and a clip); rows where a clip's edges and the shape's
     /// share a pixel are resolved exactly as the intersection, and are emitted
     /// with `clipApplied` true so that the masks are not applied again.
+    ///
+    /// `pointsInside`: the caller knows every point of `polylines` lies
+    /// inside `bounds`, sides included (`Canvas.validate(device:within:)`
+    /// found it in its pass over the points): no vertex is tested again.
     mutating func rasterizeSpans(_ polylines: Polylines, rule: FillRule, bounds: PixelBounds, clips: [ClipMask] = [],
+                                 pointsInside: Bool = false,
                                  emit: (_ y: Int, _ spans: UnsafeBufferPointer<CoverageSpan>,
                                         _ clipApplied: Bool) -> Void) {
         if spans.count < CoverageRasterizer.spanCapacity(bounds) {
@@ -194,7 +199,8 @@ struct CoverageRasterizer {
         withoutActuallyEscaping(emit) { emit in
             spanList.withUnsafeMutableBufferPointer { spanList in
                 var consumer = SpanListConsumer(spans: spanList.baseAddress!, emit: emit)
-                rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, consumer: &consumer)
+                rasterize(polylines, rule: rule, bounds: bounds, clips: clips, pointsInside: pointsInside,
+                          useSpans: true, consumer: &consumer)
             }
         }
     }
@@ -203,8 +209,10 @@ struct CoverageRasterizer {
     /// known, with no span list: for compositors that write pixels directly.
     mutating func rasterizeRows<Consumer: CoverageRowConsumer>(_ polylines: Polylines, rule: FillRule,
                                                                bounds: PixelBounds, clips: [ClipMask] = [],
+                                                               pointsInside: Bool = false,
                                                                into consumer: inout Consumer) {
-        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, useSpans: true, consumer: &consumer)
+        rasterize(polylines, rule: rule, bounds: bounds, clips: clips, pointsInside: pointsInside, useSpans: true,
+                  consumer: &consumer)
     }
 
     /// Spans one row can have: a per-pixel and a constant one per run of
@@ -239,13 +247,14 @@ struct CoverageRasterizer {
 
     private mutating func rasterize<Consumer: CoverageRowConsumer>(_ polylines: Polylines, rule: FillRule,
                                                                    bounds: PixelBounds, clips: [ClipMask],
+                                                                   pointsInside: Bool = false,
                                                                    useSpans: Bool, consumer: inout Consumer) {
         lastWork = 0
         guard !bounds.isEmpty else { return }
         edges.removeAll()
         exactRows.removeHorizontals()
         nextChain = 0
-        let extent = appendEdges(polylines, bounds: bounds, path: 0)
+        let extent = appendEdges(polylines, bounds: bounds, path: 0, pointsInside: pointsInside)
         guard !edges.isEmpty else { return }
         let minX = extent.minX, maxX = extent.maxX, minY = extent.minY, maxY = extent.maxY
         // Rows can repeat the row above only where a vertical edge spans two whole rows or more.
@@ -807,8 +816,12 @@ struct CoverageRasterizer {
     /// to their right), pieces right of it are moved onto its right side
     /// (where they touch no visible cell). Segments get chain numbers (a new
     /// chain where a subpath turns up or down) and the path number `path`.
+    /// `pointsInside`: every point is known to lie inside `bounds`; the
+    /// loop then tests none (a copy of it without the tests, about 16
+    /// instructions a vertex less).
     @discardableResult
-    private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32) -> EdgeExtent {
+    private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32,
+                                      pointsInside: Bool = false) -> EdgeExtent {
         var extent = EdgeExtent()
         guard !bounds.isEmpty else { return extent }
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
@@ -829,12 +842,13 @@ struct CoverageRasterizer {
                 // Float once, as the end of one segment, and the answers kept
                 // for the next segment's start.
                 var from = points[start]
-                var fromInside = CoverageRasterizer.isInside(from, clip)
+                var fromInside = pointsInside || CoverageRasterizer.isInside(from, clip)
                 var fromX = Float(from.x), fromY = Float(from.y)
-                /// The segment from `from` to `to`, which becomes the next `from`.
+                /// The segment from `from` to `to`, which becomes the next `from`;
+                /// `allInside` true (a constant) drops the bounds test.
                 @inline(__always)
-                func segment(to: Point) {
-                    let toInside = CoverageRasterizer.isInside(to, clip)
+                func segment(to: Point, allInside: Bool) {
+                    let toInside = allInside || CoverageRasterizer.isInside(to, clip)
                     let toX = Float(to.x), toY = Float(to.y)
                     defer { from = to; fromInside = toInside; fromX = toX; fromY = toY }
                     if from.y != to.y {
@@ -869,12 +883,17 @@ struct CoverageRasterizer {
                         exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
                     }
                 }
-                // A pointer walk: the range's loop kept two counters.
-                var next = base + (start + 1)
-                let last = base + end
-                while next < last { segment(to: next.pointee); next += 1 }
-                // The closing segment.
-                segment(to: points[start])
+                /// The subpath's segments, `allInside` a constant: one copy of the loop each.
+                @inline(__always)
+                func walk(allInside: Bool) {
+                    // A pointer walk: the range's loop kept two counters.
+                    var next = base + (start + 1)
+                    let last = base + end
+                    while next < last { segment(to: next.pointee, allInside: allInside); next += 1 }
+                    // The closing segment.
+                    segment(to: points[start], allInside: allInside)
+                }
+                if pointsInside { walk(allInside: true) } else { walk(allInside: false) }
             }
         }
         return extent
