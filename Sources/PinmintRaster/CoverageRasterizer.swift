@@ -817,8 +817,7 @@ struct CoverageRasterizer {
     /// (where they touch no visible cell). Segments get chain numbers (a new
     /// chain where a subpath turns up or down) and the path number `path`.
     /// `pointsInside`: every point is known to lie inside `bounds`; the
-    /// loop then tests none (a copy of it without the tests, about 16
-    /// instructions a vertex less).
+    /// subpaths then go to `appendInsideEdges`, which tests none.
     @discardableResult
     private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32,
                                       pointsInside: Bool = false) -> EdgeExtent {
@@ -837,18 +836,22 @@ struct CoverageRasterizer {
             for subpath in polylines.subpaths where subpath.count > 1 {
                 let start = subpath.start, end = subpath.start + subpath.count
                 chain &+= 1
+                if pointsInside {
+                    appendInsideEdges(base + start, count: subpath.count, clip: clip, path: path, chain: &chain,
+                                      cursor: &cursor, extent: &extent)
+                    continue
+                }
                 var previousDown: Bool? = nil
                 // Each vertex is tested against the bounds and converted to
                 // Float once, as the end of one segment, and the answers kept
                 // for the next segment's start.
                 var from = points[start]
-                var fromInside = pointsInside || CoverageRasterizer.isInside(from, clip)
+                var fromInside = CoverageRasterizer.isInside(from, clip)
                 var fromX = Float(from.x), fromY = Float(from.y)
-                /// The segment from `from` to `to`, which becomes the next `from`;
-                /// `allInside` true (a constant) drops the bounds test.
+                /// The segment from `from` to `to`, which becomes the next `from`.
                 @inline(__always)
-                func segment(to: Point, allInside: Bool) {
-                    let toInside = allInside || CoverageRasterizer.isInside(to, clip)
+                func segment(to: Point) {
+                    let toInside = CoverageRasterizer.isInside(to, clip)
                     let toX = Float(to.x), toY = Float(to.y)
                     defer { from = to; fromInside = toInside; fromX = toX; fromY = toY }
                     if from.y != to.y {
@@ -883,20 +886,80 @@ struct CoverageRasterizer {
                         exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
                     }
                 }
-                /// The subpath's segments, `allInside` a constant: one copy of the loop each.
-                @inline(__always)
-                func walk(allInside: Bool) {
-                    // A pointer walk: the range's loop kept two counters.
-                    var next = base + (start + 1)
-                    let last = base + end
-                    while next < last { segment(to: next.pointee, allInside: allInside); next += 1 }
-                    // The closing segment.
-                    segment(to: points[start], allInside: allInside)
-                }
-                if pointsInside { walk(allInside: true) } else { walk(allInside: false) }
+                // A pointer walk: the range's loop kept two counters.
+                var next = base + (start + 1)
+                let last = base + end
+                while next < last { segment(to: next.pointee); next += 1 }
+                // The closing segment.
+                segment(to: points[start])
             }
         }
         return extent
+    }
+
+    /// `appendEdges` for one subpath of `count` (2 or more) points from
+    /// `first`, all known to lie inside the bounds `clip`: the same edges,
+    /// with no bounds test and no clipping. A function of its own, not
+    /// inlined: inside `appendEdges`, next to the testing loop, the extent
+    /// and the cursor were kept on the stack; here they stay in registers.
+    @inline(never)
+    private mutating func appendInsideEdges(_ first: UnsafePointer<Point>, count: Int,
+                                            clip: (x0: Double, y0: Double, x1: Double, y1: Double), path: Int32,
+                                            chain chain0: inout Int32, cursor cursor0: inout UnsafeMutablePointer<Edge>,
+                                            extent extent0: inout EdgeExtent) {
+        // Local copies, written back once: values the compiler can keep in registers.
+        var chain = chain0, cursor = cursor0, extent = extent0
+        // The extent as two vectors of the edges' (xTop, yTop, xBottom, yBottom):
+        // lanewise minima and maxima (minps, maxps; edges are finite), folded
+        // into `extent` at the end. Four scalars were kept on the stack.
+        var low = SIMD4<Float>(repeating: .infinity), high = SIMD4<Float>(repeating: -.infinity)
+        defer {
+            let minX = low.x < low.z ? low.x : low.z, maxX = high.x > high.z ? high.x : high.z
+            if minX < extent.minX { extent.minX = minX }
+            if maxX > extent.maxX { extent.maxX = maxX }
+            if low.y < extent.minY { extent.minY = low.y }
+            if high.w > extent.maxY { extent.maxY = high.w }
+            (chain0, cursor0, extent0) = (chain, cursor, extent)
+        }
+        var previousDown: Bool? = nil
+        var from = first.pointee
+        var fromX = Float(from.x), fromY = Float(from.y)
+        /// The segment from `from` to `to`, which becomes the next `from`.
+        @inline(__always)
+        func segment(to: Point) {
+            let toX = Float(to.x), toY = Float(to.y)
+            defer { from = to; fromX = toX; fromY = toY }
+            if from.y != to.y {
+                let down = to.y > from.y
+                if let previousDown, previousDown != down { chain &+= 1 }
+                previousDown = down
+                // Compare in Float: segments thinner than Float can tell apart carry no area.
+                guard fromY != toY else { return }
+                if down {
+                    cursor.initialize(to: Edge(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY,
+                                               direction: 1, chain: chain, path: path))
+                } else {
+                    cursor.initialize(to: Edge(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY,
+                                               direction: -1, chain: chain, path: path))
+                }
+                let edge = cursor.pointee
+                let corners = SIMD4(edge.xTop, edge.yTop, edge.xBottom, edge.yBottom)
+                low = low.replacing(with: corners, where: corners .< low)
+                high = high.replacing(with: corners, where: corners .> high)
+                if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { extent.hasTallVerticalEdge = true }
+                cursor += 1
+            } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1 && from.y != from.y.rounded(.down) {
+                // As in `appendEdges`: a horizontal inside a row may meet another chain there.
+                let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
+                let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
+                exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
+            }
+        }
+        var next = first + 1
+        let last = first + count
+        while next < last { segment(to: next.pointee); next += 1 }
+        // The closing segment.
+        segment(to: first.pointee)
     }
 
     /// The extent of the edges `appendEdges` writes, gathered as it writes
