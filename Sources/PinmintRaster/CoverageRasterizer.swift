@@ -113,6 +113,23 @@ struct CoverageRasterizer {
         var chain: Int32
         /// 0 for the shape being drawn, 1... for the clip paths in force.
         var path: Int32 = 0
+
+        init(xTop: Float, yTop: Float, xBottom: Float, yBottom: Float, direction: Float, chain: Int32,
+             path: Int32 = 0) {
+            self.xTop = xTop; self.yTop = yTop; self.xBottom = xBottom; self.yBottom = yBottom
+            self.direction = direction; self.chain = chain; self.path = path
+        }
+
+        /// The segment from (fromX, fromY) to (toX, toY), stored top to
+        /// bottom: `down` tells that it runs down the screen (toY > fromY).
+        @inline(__always)
+        init(_ fromX: Float, _ fromY: Float, _ toX: Float, _ toY: Float, down: Bool, chain: Int32, path: Int32) {
+            if down {
+                self.init(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY, direction: 1, chain: chain, path: path)
+            } else {
+                self.init(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY, direction: -1, chain: chain, path: path)
+            }
+        }
     }
 
     private var edges = EdgeList()
@@ -862,13 +879,7 @@ struct CoverageRasterizer {
                         guard fromY != toY else { return }
                         if fromInside && toInside {
                             // Most segments lie inside the bounds: no clipping to do.
-                            if down {
-                                cursor.initialize(to: Edge(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY,
-                                                           direction: 1, chain: chain, path: path))
-                            } else {
-                                cursor.initialize(to: Edge(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY,
-                                                           direction: -1, chain: chain, path: path))
-                            }
+                            cursor.initialize(to: Edge(fromX, fromY, toX, toY, down: down, chain: chain, path: path))
                             extent.include(cursor.pointee)
                             cursor += 1
                         } else {
@@ -935,13 +946,7 @@ struct CoverageRasterizer {
                 previousDown = down
                 // Compare in Float: segments thinner than Float can tell apart carry no area.
                 guard fromY != toY else { return }
-                if down {
-                    cursor.initialize(to: Edge(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY,
-                                               direction: 1, chain: chain, path: path))
-                } else {
-                    cursor.initialize(to: Edge(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY,
-                                               direction: -1, chain: chain, path: path))
-                }
+                cursor.initialize(to: Edge(fromX, fromY, toX, toY, down: down, chain: chain, path: path))
                 let edge = cursor.pointee
                 let corners = SIMD4(edge.xTop, edge.yTop, edge.xBottom, edge.yBottom)
                 low = low.replacing(with: corners, where: corners .< low)
