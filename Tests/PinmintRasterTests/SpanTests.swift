@@ -76,6 +76,17 @@ struct SpanTests {
         SpanTests.expectSpansMatchRows(polylines, rule: rule, width: width, height: height)
     }
 
+    /// On a canvas 4,000 pixels wide and `height` tall (several bands), the
+    /// spans give the per-pixel rows' coverage bit for bit, under both rules.
+    static func expectSpansMatchRowsOnWideCanvas(_ polylines: Polylines, height: Int) {
+        for rule in FillRule.allCases {
+            let bounds = PixelBounds(x0: 0, y0: 0, x1: 4000, y1: height)
+            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: height, spans: false)
+            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: height, spans: true)
+            #expect(zip(expected, actual).allSatisfy { $0.0.bitPattern == $0.1.bitPattern })
+        }
+    }
+
     /// A shape wider than 64 cells whose rows touch several bit words, and a
     /// canvas wide enough for several bands.
     @Test func wideShapesAndBands() {
@@ -85,12 +96,7 @@ struct SpanTests {
         path.addCircle(center: Point(2000.3, 100.7), radius: 60.2)
         var polylines = Polylines()
         path.flatten(into: &polylines)
-        for rule in FillRule.allCases {
-            let bounds = PixelBounds(x0: 0, y0: 0, x1: 4000, y1: 200)
-            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 200, spans: false)
-            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 200, spans: true)
-            #expect(zip(expected, actual).allSatisfy { $0.0.bitPattern == $0.1.bitPattern })
-        }
+        SpanTests.expectSpansMatchRowsOnWideCanvas(polylines, height: 200)
     }
 
     /// Shapes with long vertical sides, whose plain rows repeat the row
@@ -149,11 +155,6 @@ struct SpanTests {
         path.addRoundedRect(Rect(x: 2000.5, y: 20, width: 300, height: 250), radius: 30)
         var polylines = Polylines()
         path.flatten(into: &polylines)
-        for rule in FillRule.allCases {
-            let bounds = PixelBounds(x0: 0, y0: 0, x1: 4000, y1: 300)
-            let expected = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 300, spans: false)
-            let actual = SpanTests.coverage(polylines, rule: rule, bounds: bounds, width: 4000, height: 300, spans: true)
-            #expect(zip(expected, actual).allSatisfy { $0.0.bitPattern == $0.1.bitPattern })
-        }
+        SpanTests.expectSpansMatchRowsOnWideCanvas(polylines, height: 300)
     }
 }
