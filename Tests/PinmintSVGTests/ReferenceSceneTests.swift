@@ -22,7 +22,7 @@ struct ReferenceSceneTests {
     }()
 
     @Test func everySceneHasReferences() {
-        #expect(ReferenceSceneTests.cases.count >= 60)
+        #expect(ReferenceSceneTests.cases.count >= 66)
     }
 
     @Test(arguments: cases)
