@@ -2,23 +2,34 @@ import Foundation
 import PinmintDiff
 import PinmintGeometry
 import PinmintRaster
+import PinmintSVG
 
 /// `PinmintBench exactness [--cairo BIN] [--blend2d BIN] REPLAY`: how far each
 /// renderer of the speed benchmark draws from the independent references, on
-/// the benchmark scenes that have one. The speed target is where Blend2D
-/// stands; this prints what that speed buys in exactness, beside Pinmint's.
+/// every benchmark scene. The speed target is where Blend2D stands; this
+/// prints what that speed buys in exactness, beside Pinmint's.
 ///
 /// Each C baseline draws the replay once and writes its PNGs into
 /// Benchmarks/.work/exactness/NAME/; Pinmint draws the same scenes as it is
-/// timed (`BenchScene.draw`, no conflation resolution). Every image is
-/// compared with Golden/reference/SCENE@Nx.png by `ReferenceDifference`, the
-/// measure of the reference gate (max ≤ 8, mean ≤ 0.15). Run from the
-/// repository's top folder.
+/// timed (`BenchScene.draw`, no conflation resolution) and writes its PNGs
+/// into Benchmarks/.work/exactness/Pinmint/. Every image is compared with
+/// Golden/reference/SCENE@Nx.png, SCENE the bench scene's reference scene
+/// (`referenceScenes`), by `ReferenceDifference`, the measure of the
+/// reference gate (max ≤ 8, mean ≤ 0.15). Pinmint's drawing of a bench
+/// scene must also be, within 1 by that measure, its drawing of the
+/// reference scene's SVG (element by element, as
+/// `SVGDocument.render(on:scale:)` draws it), so that a bench scene and its
+/// reference scene cannot drift apart unnoticed. Run from the repository's
+/// top folder.
 enum ExactnessBench {
-    /// Benchmark scenes built from the same geometry as the reference scene
-    /// of the same name in Golden/scenes (the bench's pin and ring are other
-    /// shapes than the reference scenes of those names).
-    static let scenesWithReferences: Set<String> = ["callout", "callout-stroked", "price-tag"]
+    /// Each benchmark scene and the scene of Golden/scenes drawn from exactly
+    /// its geometry. The bench's pin and ring are other shapes than the
+    /// reference scenes `pin` and `ring` (stroked; two rings): theirs are
+    /// `bench-pin` and `bench-ring`.
+    static let referenceScenes: [String: String] = [
+        "callout": "callout", "callout-stroked": "callout-stroked", "price-tag": "price-tag",
+        "pin": "bench-pin", "ring": "bench-ring",
+    ]
 
     static func main(_ arguments: [String]) throws {
         var baselines: [(name: String, program: String)] = [], replay: String?
@@ -40,6 +51,8 @@ enum ExactnessBench {
         guard FileManager.default.fileExists(atPath: "Golden/reference") else {
             throw BenchError("Golden/reference not found: run from the repository's top folder")
         }
+        let pinmintFolder = "Benchmarks/.work/exactness/Pinmint"
+        try FileManager.default.createDirectory(atPath: pinmintFolder, withIntermediateDirectories: true)
         // Each baseline writes its PNGs (one timed iteration; the time is not used).
         var folders: [String] = []
         for baseline in baselines {
@@ -50,21 +63,37 @@ enum ExactnessBench {
         }
         let renderers = ["Pinmint"] + baselines.map(\.name)
         print("Distance from the references (Golden/reference, 16x16 supersampled), 8-bit premultiplied units;")
-        print("gate: max ≤ 8 and mean ≤ 0.15. Scenes of the speed benchmark that have a reference:")
+        print("gate: max ≤ 8 and mean ≤ 0.15. The scenes of the speed benchmark (their reference scene"
+              + " in parentheses where its name differs):")
         print("scene".padding(toLength: 22, withPad: " ", startingAt: 0)
               + renderers.map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined())
         var passes = [Int](repeating: 0, count: renderers.count), pairs = 0
         var path = Path()
-        for scene in BenchScenes.all where scenesWithReferences.contains(scene.name) {
+        for scene in BenchScenes.all {
+            guard let referenceScene = referenceScenes[scene.name] else {
+                print("\(scene.name): no reference scene (add one to Golden/scenes and to referenceScenes)")
+                continue
+            }
+            let document = try SVGDocument(contentsOfFile: "Golden/scenes/\(referenceScene).svg")
             for scale in scales {
                 let name = "\(scene.name)@\(Int(scale))x"
-                let reference = try RGBA8Image(contentsOfFile: "Golden/reference/\(name).png")
+                let reference = try RGBA8Image(contentsOfFile: "Golden/reference/\(referenceScene)@\(Int(scale))x.png")
                 let size = scene.pixelSize(scale: scale)
                 let canvas = try Canvas(width: size.width, height: size.height)
                 try scene.draw(on: canvas, scale: scale, path: &path)
-                var images = [RGBA8Image(canvas)]
+                let pinmint = RGBA8Image(canvas)
+                try Data(try pinmint.pngData()).write(to: URL(fileURLWithPath: "\(pinmintFolder)/\(name).png"))
+                let svgCanvas = try Canvas(width: size.width, height: size.height)
+                try document.render(on: svgCanvas, scale: scale)
+                let drift = ReferenceDifference(pinmint, RGBA8Image(svgCanvas)).maximum
+                guard drift <= 1 else {
+                    throw BenchError("\(name) differs by up to \(drift) from Golden/scenes/\(referenceScene).svg "
+                                     + "drawn by Pinmint: not the same geometry")
+                }
+                var images = [pinmint]
                 for folder in folders { images.append(try RGBA8Image(contentsOfFile: "\(folder)/\(name).png")) }
-                var line = name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                let label = referenceScene == scene.name ? name : "\(name) (\(referenceScene))"
+                var line = label.padding(toLength: 22, withPad: " ", startingAt: 0)
                 for (column, image) in images.enumerated() {
                     guard image.width == reference.width && image.height == reference.height else {
                         throw BenchError("\(renderers[column]) drew \(name) at \(image.width)x\(image.height), "
