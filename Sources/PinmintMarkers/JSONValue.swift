@@ -164,8 +164,7 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
 
     /// A number as people write it: 3 rather than 3.0.
     static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
+        value.plainDescription
     }
 }
 

@@ -78,8 +78,10 @@ extension SVGDocument {
         let pixelWidth = (width * scale).rounded(.up), pixelHeight = (height * scale).rounded(.up)
         let limit = Double(Canvas.maximumSide)
         guard pixelWidth <= limit, pixelHeight <= limit else {
-            throw SVGError(file: file, problem: "\(width)x\(height) at scale \(scale) needs a canvas of "
-                           + "\(pixelWidth)x\(pixelHeight) pixels; a side may be at most \(Canvas.maximumSide)")
+            let size = "\(width.plainDescription)x\(height.plainDescription)"
+            throw SVGError(file: file, problem: "\(size) at scale \(scale.plainDescription) needs a canvas of "
+                           + "\(pixelWidth.plainDescription)x\(pixelHeight.plainDescription) pixels; "
+                           + "a side may be at most \(Canvas.maximumSide)")
         }
         let canvas: Canvas
         do { canvas = try Canvas(width: Int(pixelWidth), height: Int(pixelHeight)) } catch {

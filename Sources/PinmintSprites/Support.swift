@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintMarkers
 
 /// Sprite ids and batch marker ids: they name files, so they must be safe as one.
@@ -45,7 +46,7 @@ enum JSONText {
 
     /// 2 for 2.0; other numbers as Swift prints them (shortest round-trip).
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        value.plainDescription
     }
 
     static func quote(_ text: String) -> String {

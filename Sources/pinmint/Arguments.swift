@@ -1,3 +1,5 @@
+import PinmintGeometry
+
 /// A command-line mistake: printed as one line, exit code 2.
 struct UsageError: Error, CustomStringConvertible {
     let message: String
@@ -82,7 +84,8 @@ struct Arguments {
             throw UsageError(message: "\(command): \(name) '\(text)' is not a number")
         }
         guard range.contains(number) else {
-            throw UsageError(message: "\(command): \(name) \(text) is out of range (\(range.lowerBound)...\(range.upperBound))")
+            throw UsageError(message: "\(command): \(name) \(text) is out of range "
+                             + "(\(range.lowerBound.plainDescription)...\(range.upperBound.plainDescription))")
         }
         return number
     }

@@ -223,7 +223,8 @@ func scaleList(_ arguments: Arguments, range: ClosedRange<Double>) throws(UsageE
             throw UsageError(message: "\(arguments.command): --scale '\(text)': '\(piece)' is not a number")
         }
         guard range.contains(scale) else {
-            throw UsageError(message: "\(arguments.command): --scale \(piece) is out of range (\(range.lowerBound)...\(range.upperBound))")
+            throw UsageError(message: "\(arguments.command): --scale \(piece) is out of range "
+                                     + "(\(range.lowerBound.plainDescription)...\(range.upperBound.plainDescription))")
         }
         if !scales.contains(scale) { scales.append(scale) }
     }
