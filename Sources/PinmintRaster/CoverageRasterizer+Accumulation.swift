@@ -21,20 +21,33 @@ extension CoverageRasterizer {
         // neither tests for the ownership in every row.
         if let ownership {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
-                           repeatedRows: repeatedRows)
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: false,
+                           ownership: ownership, repeatedRows: repeatedRows)
         } else {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: nil,
-                           repeatedRows: repeatedRows)
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: false,
+                           ownership: nil, repeatedRows: repeatedRows)
         }
+    }
+
+    /// `accumulate` with `ownership` for a band that holds every row of the
+    /// shape (`accumulateBand`'s `wholeShape`): every edge's rows lie inside
+    /// it, so none is clamped to the band (the same values, fewer of them to compute).
+    @inline(__always)
+    static func accumulateWithinBand(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
+                                     touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
+                                     originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership,
+                                     repeatedRows: UnsafePointer<UInt8>?) {
+        accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                       originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: true,
+                       ownership: ownership, repeatedRows: repeatedRows)
     }
 
     @inline(__always)
     private static func accumulateRows(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                                       originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership?,
-                                       repeatedRows: UnsafePointer<UInt8>?) {
+                                       originX: Float, bandTop: Int, bandBottom: Int, wholeShape: Bool,
+                                       ownership: Ownership?, repeatedRows: UnsafePointer<UInt8>?) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         // ⌊yTop⌋ as an Int and as a Float (Float(n) - 1 is Float(n - 1): rows are far below 2²⁴).
         let truncatedTop = Int(edge.yTop)
@@ -44,7 +57,11 @@ extension CoverageRasterizer {
         let topRowFloat = stepsDown ? truncatedTopFloat - 1 : truncatedTopFloat
         // Edges have yTop < yBottom, so ⌈yBottom⌉ is topRow + 1, the edge
         // within one row, exactly when yBottom ≤ topRow + 1.
-        if edge.yBottom <= topRowFloat + 1 && edge.xTop != edge.xBottom && topRow >= bandTop && topRow < bandBottom {
+        // With `wholeShape` the edge's rows lie in the band: bandTop ≤ ⌊yTop⌋
+        // and yBottom ≤ Float(bandBottom) (edges are clipped to the bounds' rows,
+        // and the band spans ⌊minY⌋ ..< ⌈maxY⌉ of them).
+        if edge.yBottom <= topRowFloat + 1 && edge.xTop != edge.xBottom
+            && (wholeShape || (topRow >= bandTop && topRow < bandBottom)) {
             // Within one row (most chords of a finely flattened curve): the
             // general loop's values without its row bookkeeping. There the
             // row's top is yTop, its bottom yBottom, and the start's offset
@@ -57,12 +74,12 @@ extension CoverageRasterizer {
                           chain: edge.chain, ownership: ownership)
             return
         }
-        let firstRow = max(bandTop, topRow)
-        let firstRowFloat = larger(Float(bandTop), topRowFloat)
+        let firstRow = wholeShape ? topRow : max(bandTop, topRow)
+        let firstRowFloat = wholeShape ? topRowFloat : larger(Float(bandTop), topRowFloat)
         // The rows to fill are those above bandBottom and above ⌈yBottom⌉:
         // for whole numbers, r < ⌈y⌉ exactly when r < y, so the rows r with Float(r) < rowsEnd.
-        let rowsEnd = smaller(Float(bandBottom), edge.yBottom)
-        guard firstRowFloat < rowsEnd else { return }
+        let rowsEnd = wholeShape ? edge.yBottom : smaller(Float(bandBottom), edge.yBottom)
+        guard wholeShape || firstRowFloat < rowsEnd else { return }
         var rowCells = cells + (firstRow - bandTop) &* stride
         var rowTouched = touched + (firstRow - bandTop) &* wordsPerRow
         if edge.xTop == edge.xBottom {
@@ -114,8 +131,10 @@ extension CoverageRasterizer {
         // Float(row) there, equal to the row above's bottom, and no row is
         // empty (rows run from ⌊yTop⌋ to ⌈yBottom⌉, and yTop < yBottom).
         // Float(row) + 1 is Float(row + 1): rows are far below 2²⁴.
-        var rowTop = larger(firstRowFloat, edge.yTop)
-        var xStart = edge.xTop + (rowTop - edge.yTop) * dxdy - originX
+        // With `wholeShape` the first row is the edge's top row: rowTop is
+        // yTop, and the start's offset 0 (as for an edge within one row).
+        var rowTop = wholeShape ? edge.yTop : larger(firstRowFloat, edge.yTop)
+        var xStart = wholeShape ? edge.xTop - originX : edge.xTop + (rowTop - edge.yTop) * dxdy - originX
         var nextRowTop = firstRowFloat + 1
         var row = firstRow
         while true {

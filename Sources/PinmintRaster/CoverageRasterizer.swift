@@ -419,9 +419,23 @@ struct CoverageRasterizer {
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                                        originX: Float, bandTop: Int, bandBottom: Int, wholeShape: Bool,
                                        ownership: Ownership, repeatedRows: UnsafePointer<UInt8>?) {
+        if wholeShape {
+            // A loop of its own: no band test, and rows need no clamping to the band.
+            for edge in edges {
+                if edge.path == 0 {
+                    accumulateWithinBand(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                                         originX: originX, bandTop: bandTop, bandBottom: bandBottom,
+                                         ownership: ownership, repeatedRows: repeatedRows)
+                } else {
+                    claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow, originX: originX,
+                          bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
+                }
+            }
+            return
+        }
         let top = Float(bandTop), bottom = Float(bandBottom)
         for edge in edges {
-            guard wholeShape || (edge.yBottom > top && edge.yTop < bottom) else { continue }
+            guard edge.yBottom > top && edge.yTop < bottom else { continue }
             if edge.path == 0 {
                 accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
                            originX: originX, bandTop: bandTop, bandBottom: bandBottom, ownership: ownership,
