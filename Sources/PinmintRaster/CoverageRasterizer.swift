@@ -902,7 +902,7 @@ struct CoverageRasterizer {
                             extent.include(from: written, to: cursor)
                         }
                     } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
-                                && from.y != from.y.rounded(.down) {
+                                && CoverageRasterizer.isFractional(from.y) {
                         // Horizontal segments carry no area, but where one meets
                         // another chain inside a pixel the row needs the exact pass.
                         // One lying on a row boundary is inside no row's pixels.
@@ -967,7 +967,7 @@ struct CoverageRasterizer {
                 high = high.replacing(with: corners, where: corners .> high)
                 if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { extent.hasTallVerticalEdge = true }
                 cursor += 1
-            } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1 && from.y != from.y.rounded(.down) {
+            } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1 && CoverageRasterizer.isFractional(from.y) {
                 // As in `appendEdges`: a horizontal inside a row may meet another chain there.
                 let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
                 let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
@@ -1008,6 +1008,14 @@ struct CoverageRasterizer {
             while edge < end { include(edge.pointee); edge += 1 }
         }
     }
+
+    /// Whether `y`, which lies strictly between two whole rows of the
+    /// bounds (so in `Int`'s range), is not a whole number: what
+    /// `y != y.rounded(.down)` tells, without its call to `floor` (no
+    /// SSE4.1), a call in the edge loops that made them keep their values,
+    /// the extent among them, on the stack.
+    @inline(__always)
+    private static func isFractional(_ y: Double) -> Bool { Double(Int(y)) != y }
 
     /// Whether `point` lies inside the bounds `clip`, sides included.
     /// Plain comparisons: the points are finite, and `min`/`max` would also order NaNs.
