@@ -124,11 +124,13 @@ struct CoverageRasterizer {
         /// bottom: `down` tells that it runs down the screen (toY > fromY).
         @inline(__always)
         init(_ fromX: Float, _ fromY: Float, _ toX: Float, _ toY: Float, down: Bool, chain: Int32, path: Int32) {
-            if down {
-                self.init(xTop: fromX, yTop: fromY, xBottom: toX, yBottom: toY, direction: 1, chain: chain, path: path)
-            } else {
-                self.init(xTop: toX, yTop: toY, xBottom: fromX, yBottom: fromY, direction: -1, chain: chain, path: path)
-            }
+            // Each end chosen whole as an (x, y) pair (a branch over two
+            // register moves): choosing the four floats one by one became a
+            // vector select whose mask was built from `down`, about a dozen instructions.
+            let from = SIMD2(fromX, fromY), to = SIMD2(toX, toY)
+            let top = down ? from : to, bottom = down ? to : from
+            self.init(xTop: top.x, yTop: top.y, xBottom: bottom.x, yBottom: bottom.y, direction: down ? 1 : -1,
+                      chain: chain, path: path)
         }
     }
 
@@ -934,20 +936,33 @@ struct CoverageRasterizer {
                                             extent extent0: inout EdgeExtent) {
         // Local copies, written back once: values the compiler can keep in registers.
         var chain = chain0, cursor = cursor0, extent = extent0
-        // The extent as two vectors of the edges' (xTop, yTop, xBottom, yBottom):
+        // The extent as two vectors of the segments' (fromX, fromY, toX, toY):
         // lanewise minima and maxima (minps, maxps; edges are finite), folded
-        // into `extent` at the end. Four scalars were kept on the stack.
+        // into `extent` at the end. Four scalars were kept on the stack. An
+        // edge's x and y extremes are those of its two ends in either order,
+        // so the ends need not be ordered top to bottom first.
         var low = SIMD4<Float>(repeating: .infinity), high = SIMD4<Float>(repeating: -.infinity)
         defer {
             let minX = low.x < low.z ? low.x : low.z, maxX = high.x > high.z ? high.x : high.z
+            let minY = low.y < low.w ? low.y : low.w, maxY = high.y > high.w ? high.y : high.w
             if minX < extent.minX { extent.minX = minX }
             if maxX > extent.maxX { extent.maxX = maxX }
-            if low.y < extent.minY { extent.minY = low.y }
-            if high.w > extent.maxY { extent.maxY = high.w }
+            if minY < extent.minY { extent.minY = minY }
+            if maxY > extent.maxY { extent.maxY = maxY }
             (chain0, cursor0, extent0) = (chain, cursor, extent)
         }
-        var previousDown: Bool? = nil
         var from = first.pointee
+        let last = first + count
+        // The direction of the subpath's first segment that is not
+        // horizontal (the closing segment is horizontal when all others
+        // are): a new chain starts wherever a segment's direction differs
+        // from the one before, with no test for a first one in every segment.
+        var previousDown = false
+        do {
+            var probe = first + 1
+            while probe < last && probe.pointee.y == from.y { probe += 1 }
+            if probe < last { previousDown = probe.pointee.y > from.y }
+        }
         var fromX = Float(from.x), fromY = Float(from.y)
         /// The segment from `from` to `to`, which becomes the next `from`.
         @inline(__always)
@@ -956,16 +971,16 @@ struct CoverageRasterizer {
             defer { from = to; fromX = toX; fromY = toY }
             if from.y != to.y {
                 let down = to.y > from.y
-                if let previousDown, previousDown != down { chain &+= 1 }
+                chain &+= down != previousDown ? 1 : 0
                 previousDown = down
                 // Compare in Float: segments thinner than Float can tell apart carry no area.
                 guard fromY != toY else { return }
+                let ends = SIMD4(fromX, fromY, toX, toY)
+                low = low.replacing(with: ends, where: ends .< low)
+                high = high.replacing(with: ends, where: ends .> high)
                 cursor.initialize(to: Edge(fromX, fromY, toX, toY, down: down, chain: chain, path: path))
-                let edge = cursor.pointee
-                let corners = SIMD4(edge.xTop, edge.yTop, edge.xBottom, edge.yBottom)
-                low = low.replacing(with: corners, where: corners .< low)
-                high = high.replacing(with: corners, where: corners .> high)
-                if edge.xTop == edge.xBottom && edge.yBottom - edge.yTop > 3 { extent.hasTallVerticalEdge = true }
+                // yBottom - yTop is toY - fromY or fromY - toY; the other is its negation.
+                if fromX == toX && (toY - fromY > 3 || fromY - toY > 3) { extent.hasTallVerticalEdge = true }
                 cursor += 1
             } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1 && CoverageRasterizer.isFractional(from.y) {
                 // As in `appendEdges`: a horizontal inside a row may meet another chain there.
@@ -975,7 +990,6 @@ struct CoverageRasterizer {
             }
         }
         var next = first + 1
-        let last = first + count
         while next < last { segment(to: next.pointee); next += 1 }
         // The closing segment.
         segment(to: first.pointee)
