@@ -31,8 +31,9 @@ extension CoverageRasterizer {
     }
 
     /// `accumulate` with `ownership` for a band that holds every row of the
-    /// shape (`accumulateBand`'s `wholeShape`): every edge's rows lie inside
-    /// it, so none is clamped to the band (the same values, fewer of them to compute).
+    /// shape (`accumulateBand`'s `wholeShape`), from a row ≥ 0: every edge's
+    /// rows lie inside it, so none is clamped to the band, and yTop ≥ 0, so
+    /// truncation is ⌊yTop⌋ (the same values, fewer of them to compute).
     @inline(__always)
     static func accumulateWithinBand(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                                      touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
@@ -50,9 +51,10 @@ extension CoverageRasterizer {
                                        ownership: Ownership?, repeatedRows: UnsafePointer<UInt8>?) {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         // ⌊yTop⌋ as an Int and as a Float (Float(n) - 1 is Float(n - 1): rows are far below 2²⁴).
+        // With `wholeShape`, yTop ≥ bandTop ≥ 0: no step down.
         let truncatedTop = Int(edge.yTop)
         let truncatedTopFloat = Float(truncatedTop)
-        let stepsDown = truncatedTopFloat > edge.yTop
+        let stepsDown = !wholeShape && truncatedTopFloat > edge.yTop
         let topRow = stepsDown ? truncatedTop &- 1 : truncatedTop
         let topRowFloat = stepsDown ? truncatedTopFloat - 1 : truncatedTopFloat
         // Edges have yTop < yBottom, so ⌈yBottom⌉ is topRow + 1, the edge

@@ -421,8 +421,9 @@ struct CoverageRasterizer {
                                        touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
                                        originX: Float, bandTop: Int, bandBottom: Int, wholeShape: Bool,
                                        ownership: Ownership, repeatedRows: UnsafePointer<UInt8>?) {
-        if wholeShape {
-            // A loop of its own: no band test, and rows need no clamping to the band.
+        if wholeShape && bandTop >= 0 {
+            // A loop of its own: no band test, rows need no clamping to the
+            // band, and every y is ≥ bandTop ≥ 0, so ⌊yTop⌋ is a truncation.
             for edge in edges {
                 if edge.path == 0 {
                     accumulateWithinBand(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
