@@ -248,6 +248,13 @@ public struct Stroker: Sendable {
     /// orientations and the non-zero rule fills only the ring between them.
     mutating func strokeClosed(_ points: [Point], into output: inout Polylines) {
         let count = points.count
+        // The pen and the two sides as locals for the loop: through `self`,
+        // which the joins' appends mutate, the pen was copied for every
+        // vertex. The sides are moved out (still unique) and back.
+        let pen = self.pen
+        var rightSide = self.rightSide, leftSide = self.leftSide
+        self.rightSide = []; self.leftSide = []
+        defer { self.rightSide = rightSide; self.leftSide = leftSide }
         rightSide.removeAll(keepingCapacity: true)
         leftSide.removeAll(keepingCapacity: true)
 
