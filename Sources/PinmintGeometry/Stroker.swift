@@ -368,6 +368,10 @@ public struct Stroker: Sendable {
     /// point, round arc or bevel. When the miter point is within the
     /// flattening tolerance of the arc (the small turns between the chords of
     /// a flattened curve), any join style emits just that point.
+    /// Inlined: the miter point, what nearly every vertex of a flattened
+    /// path gets, is appended with no call; arcs and bevels go to
+    /// `appendOuterJoinSlowly`.
+    @inline(__always)
     static func appendOuterJoin(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
                                 into side: inout [Point]) {
         let halfWidth = pen.halfWidth
@@ -383,6 +387,16 @@ public struct Stroker: Sendable {
                 return
             }
         }
+        appendOuterJoinSlowly(pen, at: pivot, incoming: incoming, outgoing: outgoing, sign: sign, into: &side)
+    }
+
+    /// `appendOuterJoin` past its miter point: a bevel or a round join's arc.
+    @inline(never)
+    static func appendOuterJoinSlowly(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
+                                      into side: inout [Point]) {
+        let halfWidth = pen.halfWidth
+        let startNormal = incoming.perpendicular * sign, endNormal = outgoing.perpendicular * sign
+        let dot = incoming.dot(outgoing)
         switch pen.join {
         case .miter, .bevel:
             side.append(pivot + startNormal * halfWidth)
