@@ -164,19 +164,36 @@ public struct Stroker: Sendable {
     /// starts from it); a dropped last point, the first's arriving one (the
     /// closing chord then ends a curve at the start).
     mutating func collectVertices(start: Int, count: Int, isClosed: Bool, withTangents: Bool = false) {
+        // The vertices as a local array for the loops (moved out, still
+        // unique, and back): appended to through `self`, every point paid
+        // for a uniqueness check and reloaded the buffers.
+        var vertices = self.vertices
+        self.vertices = []
+        defer { self.vertices = vertices }
         vertices.removeAll(keepingCapacity: true)
         if withTangents { vertexTangents.removeAll() }
         let minimumSquared = pen.minimumSegmentLength * pen.minimumSegmentLength
-        for index in start..<(start + count) {
-            let point = flattened.points[index]
-            if let last = vertices.last, (point - last).dot(point - last) <= minimumSquared {
-                if withTangents && flattenedTangents.leaving[index] != .zero {
-                    vertexTangents.leaving[vertices.count - 1] = flattenedTangents.leaving[index]
+        if !withTangents {
+            // The loop below without tangents, the last vertex kept at hand.
+            flattened.points.withUnsafeBufferPointer { points in
+                var last: Point? = nil
+                for index in start..<(start + count) {
+                    let point = points[index]
+                    if let last, (point - last).dot(point - last) <= minimumSquared { continue }
+                    vertices.append(point)
+                    last = point
                 }
-                continue
             }
-            vertices.append(point)
-            if withTangents {
+        } else {
+            for index in start..<(start + count) {
+                let point = flattened.points[index]
+                if let last = vertices.last, (point - last).dot(point - last) <= minimumSquared {
+                    if flattenedTangents.leaving[index] != .zero {
+                        vertexTangents.leaving[vertices.count - 1] = flattenedTangents.leaving[index]
+                    }
+                    continue
+                }
+                vertices.append(point)
                 vertexTangents.arriving.append(flattenedTangents.arriving[index])
                 vertexTangents.leaving.append(flattenedTangents.leaving[index])
             }
