@@ -250,7 +250,13 @@ extension Path {
     /// non-finite coordinates) to `Int` would trap.
     static func flatteningSegmentCount(_ estimate: Double) -> Int {
         guard estimate.isFinite else { return estimate.isNaN ? 1 : maximumFlatteningSegmentCount }
-        return Int(Swift.min(Swift.max(estimate.rounded(.up), 1), Double(maximumFlatteningSegmentCount)))
+        // ⌈estimate⌉ clamped to 1...maximum, with no call to `ceil` (no
+        // SSE4.1) for the estimates in between: there truncation is ⌊⌋, and
+        // ⌈⌉ is one more unless the estimate is whole.
+        guard estimate > 1 else { return 1 }
+        guard estimate < Double(maximumFlatteningSegmentCount) else { return maximumFlatteningSegmentCount }
+        let truncated = Int(estimate)
+        return Double(truncated) == estimate ? truncated : truncated + 1
     }
 }
 
