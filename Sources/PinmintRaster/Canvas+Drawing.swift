@@ -477,15 +477,16 @@ extension Canvas {
                     let (destination0, destination1) = Canvas.unpackPair(bytes + i &* 8)
                     // A convex combination of the colour and the destination (alpha
                     // scale 1, coverage in 0...1): in 0...65535 already, no clamp.
-                    Canvas.storePair(color * amount0 + destination0 * (1 - alphaScale * amount0),
-                                     color * amount1 + destination1 * (1 - alphaScale * amount1),
+                    // 1 − amount is 1 − alphaScale × amount exactly (alphaScale is 1).
+                    Canvas.storePair(color * amount0 + destination0 * (1 - amount0),
+                                     color * amount1 + destination1 * (1 - amount1),
                                      at: bytes + i &* 8, clamped: false)
                     i &+= 2
                 }
                 if i < count {
                     let amount = coverage[i]
                     let destination = Canvas.unpack(bytes.load(fromByteOffset: i &* 8, as: UInt64.self))
-                    let value = color * amount + destination * (1 - alphaScale * amount)
+                    let value = color * amount + destination * (1 - amount)
                     bytes.storeBytes(of: Canvas.packRounded(value), toByteOffset: i &* 8, as: UInt64.self)
                 }
                 return
