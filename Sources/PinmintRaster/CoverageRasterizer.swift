@@ -632,6 +632,11 @@ struct CoverageRasterizer {
         consumer: inout Consumer) {
         consumer.beginRow(y, clipApplied: clipApplied)
         var sum: Float = 0
+        // The coverage of the running sum is `coverage[x]`: the run before `x`
+        // wrote it at its last cell, `x`, and the sum has not changed since (a
+        // load instead of computing it again, which under even-odd is a compare,
+        // a branch and three operations). Before the first run it is 0.
+        coverage[0] = 0
         // Cells before `x` are done; `word` holds the not yet visited bits of word `wordIndex`.
         var x = 0
         var wordIndex = 0
@@ -659,7 +664,7 @@ struct CoverageRasterizer {
             word &= ~(clear ^ (clear &- 1))
             if runStart > x {
                 // Untouched cells x ..< runStart keep the running sum.
-                let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
+                let value = coverage[x]
                 if value > 0 {
                     consumer.constantSpan(x: originX &+ x, count: min(runStart, width) &- x, coverage: value)
                 }
@@ -702,7 +707,7 @@ struct CoverageRasterizer {
             }
         }
         if x < width {
-            let value = CoverageRasterizer.coverage(sum, rule: Rule.rule)
+            let value = coverage[x]
             if value > 0 {
                 consumer.constantSpan(x: originX &+ x, count: width &- x, coverage: value)
             }
