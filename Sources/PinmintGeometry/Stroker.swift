@@ -38,6 +38,8 @@ public struct Stroker: Sendable {
     var flattenedTangents = VertexTangents()
     var vertexTangents = VertexTangents()
     /// Offset points to the right of travel on screen (`point + normal * halfWidth`).
+    /// Both sides are slots, written through `SideWriter`: their count is
+    /// room, not the side's length, which the stroking functions keep.
     var rightSide: [Point] = []
     /// Offset points to the left of travel on screen (`point - normal * halfWidth`).
     var leftSide: [Point] = []
@@ -218,42 +220,41 @@ public struct Stroker: Sendable {
     mutating func strokeOpen(_ points: [Point], startDirection givenStart: Point? = nil,
                              endDirection givenEnd: Point? = nil, into output: inout Polylines) {
         let count = points.count
+        let pen = self.pen
         let halfWidth = pen.halfWidth
-        rightSide.removeAll(keepingCapacity: true)
-        leftSide.removeAll(keepingCapacity: true)
+        // The sides are moved out (still unique) and back, as in `strokeClosed`.
+        var rightSide = self.rightSide, leftSide = self.leftSide
+        self.rightSide = []; self.leftSide = []
+        defer { self.rightSide = rightSide; self.leftSide = leftSide }
 
         var incoming = points[1] - points[0]
         var incomingLength = incoming.length
         incoming = incoming / incomingLength
         let startDirection = givenStart ?? incoming
-        rightSide.append(points[0] + startDirection.perpendicular * halfWidth)
-        leftSide.append(points[0] - startDirection.perpendicular * halfWidth)
+        Self.reserveSlots(&rightSide, 1); Self.reserveSlots(&leftSide, 1)
+        rightSide[0] = points[0] + startDirection.perpendicular * halfWidth
+        leftSide[0] = points[0] - startDirection.perpendicular * halfWidth
+        var rightCount = 1, leftCount = 1
         if count > 2 {
-            for index in 1..<(count - 1) {
-                if output.wouldPassLimit(adding: rightSide.count + leftSide.count) { return }
-                var outgoing = points[index + 1] - points[index]
-                let outgoingLength = outgoing.length
-                outgoing = outgoing / outgoingLength
-                Self.appendJoin(pen, at: points[index], incoming: incoming, outgoing: outgoing,
-                                shortestLength: Swift.min(incomingLength, outgoingLength),
-                                right: &rightSide, left: &leftSide)
-                incoming = outgoing
-                incomingLength = outgoingLength
-            }
+            if !Self.appendJoins(pen, points: points, from: 1, to: count - 1, incoming: &incoming,
+                                 incomingLength: &incomingLength, right: &rightSide, rightCount: &rightCount,
+                                 left: &leftSide, leftCount: &leftCount, output: &output) { return }
         }
         let end = points[count - 1]
         let endDirection = givenEnd ?? incoming
-        rightSide.append(end + endDirection.perpendicular * halfWidth)
-        leftSide.append(end - endDirection.perpendicular * halfWidth)
+        Self.reserveSlots(&rightSide, rightCount + 1); Self.reserveSlots(&leftSide, leftCount + 1)
+        rightSide[rightCount] = end + endDirection.perpendicular * halfWidth
+        leftSide[leftCount] = end - endDirection.perpendicular * halfWidth
+        rightCount += 1; leftCount += 1
 
         let transform = pen.transform
         output.beginSubpath(transform.apply(rightSide[0]))
         rightSide.withUnsafeBufferPointer { right in
-            output.add(count: right.count - 1) { index in transform.apply(right[index]) }
+            output.add(count: rightCount - 1) { index in transform.apply(right[index]) }
         }
         appendCap(at: end, forward: endDirection, into: &output)
         leftSide.withUnsafeBufferPointer { left in
-            output.add(count: left.count) { index in transform.apply(left[left.count - index]) }
+            output.add(count: leftCount) { index in transform.apply(left[leftCount - index]) }
         }
         appendCap(at: points[0], forward: -startDirection, into: &output)
         output.finishSubpath(closed: true)
@@ -272,33 +273,24 @@ public struct Stroker: Sendable {
         var rightSide = self.rightSide, leftSide = self.leftSide
         self.rightSide = []; self.leftSide = []
         defer { self.rightSide = rightSide; self.leftSide = leftSide }
-        rightSide.removeAll(keepingCapacity: true)
-        leftSide.removeAll(keepingCapacity: true)
 
         var incoming = points[0] - points[count - 1]
         var incomingLength = incoming.length
         incoming = incoming / incomingLength
-        for index in 0..<count {
-            if output.wouldPassLimit(adding: rightSide.count + leftSide.count) { return }
-            var outgoing = points[index + 1 == count ? 0 : index + 1] - points[index]
-            let outgoingLength = outgoing.length
-            outgoing = outgoing / outgoingLength
-            Self.appendJoin(pen, at: points[index], incoming: incoming, outgoing: outgoing,
-                            shortestLength: Swift.min(incomingLength, outgoingLength),
-                            right: &rightSide, left: &leftSide)
-            incoming = outgoing
-            incomingLength = outgoingLength
-        }
+        var rightCount = 0, leftCount = 0
+        if !Self.appendJoins(pen, points: points, from: 0, to: count, incoming: &incoming,
+                             incomingLength: &incomingLength, right: &rightSide, rightCount: &rightCount,
+                             left: &leftSide, leftCount: &leftCount, output: &output) { return }
 
         let transform = pen.transform
         output.beginSubpath(transform.apply(rightSide[0]))
         rightSide.withUnsafeBufferPointer { right in
-            output.add(count: right.count - 1) { index in transform.apply(right[index]) }
+            output.add(count: rightCount - 1) { index in transform.apply(right[index]) }
         }
         output.finishSubpath(closed: true)
-        output.beginSubpath(transform.apply(leftSide[leftSide.count - 1]))
+        output.beginSubpath(transform.apply(leftSide[leftCount - 1]))
         leftSide.withUnsafeBufferPointer { left in
-            output.add(count: left.count - 1) { index in transform.apply(left[left.count - 1 - index]) }
+            output.add(count: leftCount - 1) { index in transform.apply(left[leftCount - 1 - index]) }
         }
         output.finishSubpath(closed: true)
     }
@@ -360,12 +352,86 @@ public struct Stroker: Sendable {
 
     // MARK: Joins
 
+    /// One offset side, written through a pointer into slots known to be
+    /// there: appending to the arrays paid a uniqueness check (a call) and a
+    /// capacity test per point, and kept the arrays' buffers in memory.
+    struct SideWriter {
+        var base: UnsafeMutablePointer<Point>
+        var count: Int
+
+        @inline(__always)
+        mutating func append(_ point: Point) {
+            base[count] = point
+            count += 1
+        }
+    }
+
+    /// Gives `side` at least `count` slots, keeping the ones it has.
+    static func reserveSlots(_ side: inout [Point], _ count: Int) {
+        if side.count < count {
+            side.append(contentsOf: repeatElement(Point.zero, count: Swift.max(count, 2 * side.count) - side.count))
+        }
+    }
+
+    /// The most points one join appends to one side: 3 (an inner join), or a
+    /// round join's arc of up to half a turn.
+    static func joinHeadroom(_ pen: Pen) -> Int {
+        guard pen.join == .round else { return 3 }
+        return Swift.max(3, Int((Double.pi / pen.arcStep).rounded(.up)) + 2)
+    }
+
+    /// Appends the joins at `points[first..<end]` (the next point after the
+    /// last one is `points[0]`) to the sides, whose lengths are `rightCount`
+    /// and `leftCount`. Returns false when the output's point limit stopped it.
+    ///
+    /// The sides get slots for 3 points a join and one join of any kind; the
+    /// loop writes through pointers while every side has room for one more
+    /// join of any kind, and only a long run of round joins' arcs can make it
+    /// come back for more slots.
+    static func appendJoins(_ pen: Pen, points: [Point], from first: Int, to end: Int,
+                            incoming: inout Point, incomingLength: inout Double,
+                            right rightSide: inout [Point], rightCount: inout Int,
+                            left leftSide: inout [Point], leftCount: inout Int,
+                            output: inout Polylines) -> Bool {
+        let count = points.count
+        let headroom = joinHeadroom(pen)
+        var index = first
+        while index < end {
+            let slots = Swift.max(rightCount, leftCount) + 3 * (end - index) + headroom
+            reserveSlots(&rightSide, slots)
+            reserveSlots(&leftSide, slots)
+            let stopped = rightSide.withUnsafeMutableBufferPointer { rightBuffer in
+                leftSide.withUnsafeMutableBufferPointer { leftBuffer in
+                    var right = SideWriter(base: rightBuffer.baseAddress!, count: rightCount)
+                    var left = SideWriter(base: leftBuffer.baseAddress!, count: leftCount)
+                    defer { rightCount = right.count; leftCount = left.count }
+                    let limit = Swift.min(rightBuffer.count, leftBuffer.count) - headroom
+                    while index < end, right.count <= limit, left.count <= limit {
+                        if output.wouldPassLimit(adding: right.count + left.count) { return true }
+                        var outgoing = points[index + 1 == count ? 0 : index + 1] - points[index]
+                        let outgoingLength = outgoing.length
+                        outgoing = outgoing / outgoingLength
+                        appendJoin(pen, at: points[index], incoming: incoming, outgoing: outgoing,
+                                   shortestLength: Swift.min(incomingLength, outgoingLength),
+                                   right: &right, left: &left)
+                        incoming = outgoing
+                        incomingLength = outgoingLength
+                        index += 1
+                    }
+                    return false
+                }
+            }
+            if stopped { return false }
+        }
+        return true
+    }
+
     /// Appends the join at `pivot` between a segment arriving along `incoming`
     /// and one leaving along `outgoing` (unit vectors) to both sides: the join
     /// geometry on the outer side of the turn, the inner connection on the other.
     /// `shortestLength` is the shorter of the two segments' lengths.
     static func appendJoin(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, shortestLength: Double,
-                           right: inout [Point], left: inout [Point]) {
+                           right: inout SideWriter, left: inout SideWriter) {
         // cross > 0: the path turns clockwise on screen, towards its right side,
         // which is then the inner side. A reversal (cross 0, dot -1) picks the
         // right side as the outer one.
@@ -390,7 +456,7 @@ public struct Stroker: Sendable {
     /// `appendOuterJoinSlowly`.
     @inline(__always)
     static func appendOuterJoin(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
-                                into side: inout [Point]) {
+                                into side: inout SideWriter) {
         let halfWidth = pen.halfWidth
         let startNormal = incoming.perpendicular * sign, endNormal = outgoing.perpendicular * sign
         let dot = incoming.dot(outgoing)
@@ -410,7 +476,7 @@ public struct Stroker: Sendable {
     /// `appendOuterJoin` past its miter point: a bevel or a round join's arc.
     @inline(never)
     static func appendOuterJoinSlowly(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
-                                      into side: inout [Point]) {
+                                      into side: inout SideWriter) {
         let halfWidth = pen.halfWidth
         let startNormal = incoming.perpendicular * sign, endNormal = outgoing.perpendicular * sign
         let dot = incoming.dot(outgoing)
@@ -440,7 +506,7 @@ public struct Stroker: Sendable {
     /// segments, otherwise incoming offset end, pivot, outgoing offset start
     /// (Skia's `HandleInnerJoin`), whose small loop the non-zero rule fills.
     static func appendInnerJoin(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
-                                shortestLength: Double, into side: inout [Point]) {
+                                shortestLength: Double, into side: inout SideWriter) {
         let halfWidth = pen.halfWidth
         let startNormal = incoming.perpendicular * sign, endNormal = outgoing.perpendicular * sign
         let onePlusDot = 1 + incoming.dot(outgoing)
