@@ -395,30 +395,40 @@ public struct Stroker: Sendable {
                             output: inout Polylines) -> Bool {
         let count = points.count
         let headroom = joinHeadroom(pen)
+        // The points the output can still take (`wouldPassLimit` without
+        // reading the output per join): -1 when it can take none. The
+        // vertices are read through a buffer pointer, with no bounds checks.
+        let room = output.maximumPointCount < output.points.count
+            ? -1 : output.maximumPointCount - output.points.count
         var index = first
         while index < end {
             let slots = Swift.max(rightCount, leftCount) + 3 * (end - index) + headroom
             reserveSlots(&rightSide, slots)
             reserveSlots(&leftSide, slots)
-            let stopped = rightSide.withUnsafeMutableBufferPointer { rightBuffer in
-                leftSide.withUnsafeMutableBufferPointer { leftBuffer in
-                    var right = SideWriter(base: rightBuffer.baseAddress!, count: rightCount)
-                    var left = SideWriter(base: leftBuffer.baseAddress!, count: leftCount)
-                    defer { rightCount = right.count; leftCount = left.count }
-                    let limit = Swift.min(rightBuffer.count, leftBuffer.count) - headroom
-                    while index < end, right.count <= limit, left.count <= limit {
-                        if output.wouldPassLimit(adding: right.count + left.count) { return true }
-                        var outgoing = points[index + 1 == count ? 0 : index + 1] - points[index]
-                        let outgoingLength = outgoing.length
-                        outgoing = outgoing / outgoingLength
-                        appendJoin(pen, at: points[index], incoming: incoming, outgoing: outgoing,
-                                   shortestLength: Swift.min(incomingLength, outgoingLength),
-                                   right: &right, left: &left)
-                        incoming = outgoing
-                        incomingLength = outgoingLength
-                        index += 1
+            let stopped = points.withUnsafeBufferPointer { points in
+                rightSide.withUnsafeMutableBufferPointer { rightBuffer in
+                    leftSide.withUnsafeMutableBufferPointer { leftBuffer in
+                        var right = SideWriter(base: rightBuffer.baseAddress!, count: rightCount)
+                        var left = SideWriter(base: leftBuffer.baseAddress!, count: leftCount)
+                        defer { rightCount = right.count; leftCount = left.count }
+                        let limit = Swift.min(rightBuffer.count, leftBuffer.count) - headroom
+                        while index < end, right.count <= limit, left.count <= limit {
+                            if right.count &+ left.count > room {
+                                _ = output.wouldPassLimit(adding: right.count + left.count)
+                                return true
+                            }
+                            var outgoing = points[index + 1 == count ? 0 : index + 1] - points[index]
+                            let outgoingLength = outgoing.length
+                            outgoing = outgoing / outgoingLength
+                            appendJoin(pen, at: points[index], incoming: incoming, outgoing: outgoing,
+                                       shortestLength: Swift.min(incomingLength, outgoingLength),
+                                       right: &right, left: &left)
+                            incoming = outgoing
+                            incomingLength = outgoingLength
+                            index += 1
+                        }
+                        return false
                     }
-                    return false
                 }
             }
             if stopped { return false }
