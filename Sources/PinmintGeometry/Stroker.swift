@@ -373,6 +373,9 @@ public struct Stroker: Sendable {
         }
     }
 
+    /// How many joins' slots `appendJoins` reserves at a time.
+    static let joinsPerReservation = 1 << 14
+
     /// The most points one join appends to one side: 3 (an inner join), or a
     /// round join's arc of up to half a turn.
     static func joinHeadroom(_ pen: Pen) -> Int {
@@ -384,10 +387,11 @@ public struct Stroker: Sendable {
     /// last one is `points[0]`) to the sides, whose lengths are `rightCount`
     /// and `leftCount`. Returns false when the output's point limit stopped it.
     ///
-    /// The sides get slots for 3 points a join and one join of any kind; the
-    /// loop writes through pointers while every side has room for one more
-    /// join of any kind, and only a long run of round joins' arcs can make it
-    /// come back for more slots.
+    /// The sides get slots for 3 points a join (for up to
+    /// `joinsPerReservation` joins) and one join of any kind; the loop writes
+    /// through pointers while every side has room for one more join of any
+    /// kind, and comes back for more slots after a long run of round joins'
+    /// arcs or that many joins.
     static func appendJoins(_ pen: Pen, points: [Point], from first: Int, to end: Int,
                             incoming: inout Point, incomingLength: inout Double,
                             right rightSide: inout [Point], rightCount: inout Int,
@@ -402,7 +406,11 @@ public struct Stroker: Sendable {
             ? -1 : output.maximumPointCount - output.points.count
         var index = first
         while index < end {
-            let slots = Swift.max(rightCount, leftCount) + 3 * (end - index) + headroom
+            // Slots for at most `joinsPerReservation` joins at a time: a path of
+            // millions of vertices that the output's limit stops early takes no
+            // memory for the joins it never reaches (the sides double as they grow).
+            let joins = Swift.min(end - index, joinsPerReservation)
+            let slots = Swift.max(rightCount, leftCount) + 3 * joins + headroom
             reserveSlots(&rightSide, slots)
             reserveSlots(&leftSide, slots)
             let stopped = points.withUnsafeBufferPointer { points in

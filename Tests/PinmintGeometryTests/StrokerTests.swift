@@ -407,6 +407,42 @@ let insideOutsideCases: [(LineCap, Point, Bool)] = [
         #expect(Array(first.points.prefix(second.points.count)) == second.points)
     }
 
+    /// More vertices than the stroker reserves join slots for at a time
+    /// (`joinsPerReservation`): every join is there, in order. A regular
+    /// polygon of tiny sides, stroked, gives two regular polygons (each join
+    /// a miter point, within the tolerance for any join kind) whose
+    /// apothems are the polygon's ± half the width: their areas are known.
+    @Test(arguments: LineJoin.allCases)
+    func longPathsKeepEveryJoin(join: LineJoin) {
+        let sides = 2 * Stroker.joinsPerReservation + 1234
+        let radius = 500.0, halfWidth = 4.0
+        var polygon = Path(), open = Path()
+        for index in 0..<sides {
+            let angle = 2 * Double.pi * Double(index) / Double(sides)
+            let point = Point(radius * cos(angle), radius * sin(angle))
+            if index == 0 { polygon.move(to: point); open.move(to: point) } else { polygon.line(to: point); open.line(to: point) }
+        }
+        polygon.close()
+        let outline = stroked(polygon, StrokeStyle(width: 2 * halfWidth, join: join))
+        #expect(outline.subpaths.map(\.count) == [sides, sides])
+        var areas: [Double] = []
+        for index in outline.subpaths.indices {
+            let vertices = Array(outline.vertices(of: index))
+            var twiceArea = 0.0
+            for edge in vertices.indices {
+                let start = vertices[edge], end = vertices[(edge + 1) % vertices.count]
+                twiceArea += start.x * end.y - end.x * start.y
+            }
+            areas.append(abs(twiceArea) / 2)
+        }
+        let apothem = radius * cos(Double.pi / Double(sides))
+        let polygonArea = { (apothem: Double) in Double(sides) * apothem * apothem * tan(Double.pi / Double(sides)) }
+        #expect(isClose(areas.max()!, polygonArea(apothem + halfWidth), relative: 1e-9))
+        #expect(isClose(areas.min()!, polygonArea(apothem - halfWidth), relative: 1e-9))
+        // Open: one outline, a side of `sides` points each way (butt caps add none).
+        #expect(stroked(open, StrokeStyle(width: 2 * halfWidth, join: join)).subpaths.map(\.count) == [2 * sides])
+    }
+
     @Test func strokedOutlineIsAFillablePath() {
         let outline = horizontalLine.strokedOutline(StrokeStyle(width: 10, cap: .square))
         var flattened = Polylines()
