@@ -488,16 +488,17 @@ public struct Stroker: Sendable {
                 return
             }
         }
-        appendOuterJoinSlowly(pen, at: pivot, incoming: incoming, outgoing: outgoing, sign: sign, into: &side)
+        appendOuterJoinSlowly(pen, at: pivot, incoming: incoming, outgoing: outgoing, sign: sign,
+                              startNormal: startNormal, endNormal: endNormal, dot: dot, into: &side)
     }
 
-    /// `appendOuterJoin` past its miter point: a bevel or a round join's arc.
+    /// `appendOuterJoin` past its miter point: a bevel or a round join's arc
+    /// (`startNormal`, `endNormal` and `dot` as `appendOuterJoin` computed them).
     @inline(never)
     static func appendOuterJoinSlowly(_ pen: Pen, at pivot: Point, incoming: Point, outgoing: Point, sign: Double,
+                                      startNormal: Point, endNormal: Point, dot: Double,
                                       into side: inout SideWriter) {
         let halfWidth = pen.halfWidth
-        let startNormal = incoming.perpendicular * sign, endNormal = outgoing.perpendicular * sign
-        let dot = incoming.dot(outgoing)
         switch pen.join {
         case .miter, .bevel:
             side.append(pivot + startNormal * halfWidth)
