@@ -12,36 +12,26 @@ extension CoverageRasterizer {
     /// for its chain (flagging rows where chains meet). A vertical edge
     /// skips the band rows whose `repeatedRows` state is not 0 (rows that
     /// repeat the row above, see `RepeatedRows`; only vertical edges reach them).
+    /// `wholeShape`: the band holds every row of the shape and starts at a
+    /// row ≥ 0 (`accumulateBand`'s own loop), so the edge's rows lie inside
+    /// it and none is clamped to the band, and yTop ≥ 0, so truncation is
+    /// ⌊yTop⌋ (the same values, fewer of them to compute).
     @inline(__always)
     static func accumulate(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
                            touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                           originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership? = nil,
-                           repeatedRows: UnsafePointer<UInt8>? = nil) {
+                           originX: Float, bandTop: Int, bandBottom: Int, wholeShape: Bool = false,
+                           ownership: Ownership? = nil, repeatedRows: UnsafePointer<UInt8>? = nil) {
         // Two copies of the loops, one claiming pixels and one not, so that
         // neither tests for the ownership in every row.
         if let ownership {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: false,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: wholeShape,
                            ownership: ownership, repeatedRows: repeatedRows)
         } else {
             accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: false,
+                           originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: wholeShape,
                            ownership: nil, repeatedRows: repeatedRows)
         }
-    }
-
-    /// `accumulate` with `ownership` for a band that holds every row of the
-    /// shape (`accumulateBand`'s `wholeShape`), from a row ≥ 0: every edge's
-    /// rows lie inside it, so none is clamped to the band, and yTop ≥ 0, so
-    /// truncation is ⌊yTop⌋ (the same values, fewer of them to compute).
-    @inline(__always)
-    static func accumulateWithinBand(_ edge: Edge, into cells: UnsafeMutablePointer<Float>,
-                                     touched: UnsafeMutablePointer<UInt64>, stride: Int, wordsPerRow: Int,
-                                     originX: Float, bandTop: Int, bandBottom: Int, ownership: Ownership,
-                                     repeatedRows: UnsafePointer<UInt8>?) {
-        accumulateRows(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                       originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: true,
-                       ownership: ownership, repeatedRows: repeatedRows)
     }
 
     @inline(__always)

@@ -426,9 +426,9 @@ struct CoverageRasterizer {
             // band, and every y is ≥ bandTop ≥ 0, so ⌊yTop⌋ is a truncation.
             for edge in edges {
                 if edge.path == 0 {
-                    accumulateWithinBand(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
-                                         originX: originX, bandTop: bandTop, bandBottom: bandBottom,
-                                         ownership: ownership, repeatedRows: repeatedRows)
+                    accumulate(edge, into: cells, touched: touched, stride: stride, wordsPerRow: wordsPerRow,
+                               originX: originX, bandTop: bandTop, bandBottom: bandBottom, wholeShape: true,
+                               ownership: ownership, repeatedRows: repeatedRows)
                 } else {
                     claim(edge, touched: touched, stride: stride, wordsPerRow: wordsPerRow, originX: originX,
                           bandTop: bandTop, bandBottom: bandBottom, ownership: ownership)
