@@ -289,9 +289,6 @@ public final class Canvas {
     /// The work the drawings so far have taken, pixel operations (see `defaultWorkLimit`).
     public private(set) var work = 0
 
-    /// Adds `amount` to `work`; throws when the total is past `workLimit`.
-    /// The rasterizer is told what is left, so that it refuses a shape that
-    /// would take more before drawing it (it reports the estimate instead).
     /// Counts `amount` of work spent on something given up (a conflation
     /// redrawing past its budget), up to the limit and not past it: the
     /// drawing stands as it is, so this does not fail, but what the limit
@@ -301,6 +298,9 @@ public final class Canvas {
         work += min(max(0, amount), workLimit - work)
     }
 
+    /// Adds `amount` to `work`; throws when the total is past `workLimit`.
+    /// The rasterizer is told what is left, so that it refuses a shape that
+    /// would take more before drawing it (it reports the estimate instead).
     func charge(_ amount: Int) throws(RasterError) {
         work = work.addingReportingOverflow(max(0, amount)).partialValue
         if work > workLimit || work < 0 {
