@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench blend2d bench-png bench-diff bench-batch bench-svg fuzz reference clean
+.PHONY: all deps build test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz reference clean
 
 all: build
 
@@ -56,7 +56,8 @@ demo: build
 # (the two alternated twenty times, each in a process of its own; ratios of each
 # side's fastest round, since these machines run a process at one of two
 # speeds), with Blend2D in the same rounds when its wheel can be had, and how
-# far each of the three draws from the references; then laying out and drawing the label "5200萬" (cold and warm
+# far each of the three draws from the references, and what the flattening
+# tolerance trades between the two (bench-frontier); then laying out and drawing the label "5200萬" (cold and warm
 # glyph cache), then whole markers (price tags warm, of new widths, of a
 # batch, every shape rasterized; the callout with a picture) against cairo's shapes.
 bench: deps
@@ -72,6 +73,7 @@ bench: deps
 		$$(test -x Benchmarks/.work/bench_blend2d && echo --blend2d Benchmarks/.work/bench_blend2d) --rounds 20
 	$(RELEASE_BIN)/PinmintBench exactness --cairo Benchmarks/.work/bench_cairo \
 		$$(test -x Benchmarks/.work/bench_blend2d && echo --blend2d Benchmarks/.work/bench_blend2d) Benchmarks/.work/scenes.replay
+	@$(MAKE) --no-print-directory bench-frontier
 	$(RELEASE_BIN)/PinmintBench text
 	$(RELEASE_BIN)/PinmintBench markers --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay --rounds 25
 	$(MAKE) bench-svg
@@ -101,6 +103,17 @@ blend2d:
 		$(BLEND2D_DIR)/blend2d/libblend2d.a -lstdc++ -lm -lpthread -lrt -o Benchmarks/.work/bench_blend2d; then \
 		echo "Blend2D baseline: Benchmarks/.work/bench_blend2d"; \
 	else echo "Blend2D baseline skipped (the wheel's libblend2d.a does not link here)"; fi
+
+# Speed against exactness: the scenes' time against cairo's and how many stay
+# within the reference gate, with fills flattened from the gate's tolerance
+# (0.01 px) to Blend2D's (0.2 px), Blend2D's own line beside them. Run after
+# `make bench` has built the baselines (it runs this too).
+bench-frontier: deps
+	@test -x Benchmarks/.work/bench_cairo || { echo "run make bench first: it builds Benchmarks/.work/bench_cairo"; exit 2; }
+	$(SWIFT) build -c release --product PinmintBench
+	$(RELEASE_BIN)/PinmintBench export Benchmarks/.work/scenes.replay
+	$(RELEASE_BIN)/PinmintBench frontier --cairo Benchmarks/.work/bench_cairo Benchmarks/.work/scenes.replay \
+		$$(test -x Benchmarks/.work/bench_blend2d && echo --blend2d Benchmarks/.work/bench_blend2d) --rounds 20
 
 # What resolving conflation costs SVGDocument.render(scale:) on every reference
 # scene: against drawing its elements in turn (same run, alternated), pixels

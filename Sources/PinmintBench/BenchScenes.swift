@@ -24,6 +24,18 @@ extension BenchScene {
         (Int((width * scale).rounded(.up)), Int((height * scale).rounded(.up)))
     }
 
+    /// A canvas for drawing a scene; with `fillTolerance`, fills are
+    /// flattened at that tolerance (centred, device pixels) and strokes at
+    /// half of it, the ratio of the defaults (0.01 and 0.005).
+    static func makeCanvas(width: Int, height: Int, fillTolerance: Double?) throws -> Canvas {
+        let canvas = try Canvas(width: width, height: height)
+        if let fillTolerance {
+            canvas.fillFlatteningTolerance = fillTolerance
+            canvas.flatteningTolerance = fillTolerance / 2
+        }
+        return canvas
+    }
+
     /// Draws every operation onto `canvas` (which is not cleared) at `scale`,
     /// building each path into `path`.
     func draw(on canvas: Canvas, scale: Double, path: inout Path) throws {

@@ -48,9 +48,7 @@ enum ExactnessBench {
         guard let replay else {
             print("usage: PinmintBench exactness [--cairo BIN] [--blend2d BIN] REPLAY"); exit(2)
         }
-        guard FileManager.default.fileExists(atPath: "Golden/reference") else {
-            throw BenchError("Golden/reference not found: run from the repository's top folder")
-        }
+        let references = try referencePairs()
         let pinmintFolder = "Benchmarks/.work/exactness/Pinmint"
         try FileManager.default.createDirectory(atPath: pinmintFolder, withIntermediateDirectories: true)
         // Each baseline writes its PNGs (one timed iteration; the time is not used).
@@ -67,8 +65,75 @@ enum ExactnessBench {
               + " in parentheses where its name differs):")
         print("scene".padding(toLength: 22, withPad: " ", startingAt: 0)
               + renderers.map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined())
-        var passes = [Int](repeating: 0, count: renderers.count), pairs = 0
-        var path = Path()
+        var passes = [Int](repeating: 0, count: renderers.count)
+        for pair in references {
+            let pinmint = try pair.drawPinmint(fillTolerance: nil)
+            try Data(try pinmint.pngData()).write(to: URL(fileURLWithPath: "\(pinmintFolder)/\(pair.name).png"))
+            var images = [pinmint]
+            for folder in folders { images.append(try RGBA8Image(contentsOfFile: "\(folder)/\(pair.name).png")) }
+            var line = pair.label.padding(toLength: 22, withPad: " ", startingAt: 0)
+            for (column, image) in images.enumerated() {
+                let difference = try pair.difference(image, drawnBy: renderers[column])
+                if difference.passesGate { passes[column] += 1 }
+                line += String(format: "max %5.2f mean %.3f%@", difference.maximum, difference.mean,
+                               difference.passesGate ? "  " : "✗ ")
+            }
+            print(line)
+        }
+        print("within the gate: " + zip(renderers, passes).map { "\($0) \($1) of \(references.count)" }.joined(separator: ", "))
+    }
+
+    /// A benchmark scene at one scale, with its reference image and the
+    /// reference scene's SVG.
+    struct ReferencePair {
+        var scene: BenchScene
+        var scale: Double
+        var referenceScene: String
+        var document: SVGDocument
+        var reference: RGBA8Image
+        /// "callout@2x"
+        var name: String { "\(scene.name)@\(Int(scale))x" }
+        /// The name, and the reference scene in parentheses where its name differs.
+        var label: String { referenceScene == scene.name ? name : "\(name) (\(referenceScene))" }
+
+        /// Pinmint's drawing of the scene as it is timed (`BenchScene.draw`,
+        /// fills flattened at `fillTolerance`, strokes at half of it; the
+        /// canvas's defaults when nil), after checking that it is, within
+        /// 1, Pinmint's drawing of the reference scene's SVG at the same tolerances.
+        func drawPinmint(fillTolerance: Double?) throws -> RGBA8Image {
+            let size = scene.pixelSize(scale: scale)
+            let canvas = try BenchScene.makeCanvas(width: size.width, height: size.height, fillTolerance: fillTolerance)
+            var path = Path()
+            try scene.draw(on: canvas, scale: scale, path: &path)
+            let pinmint = RGBA8Image(canvas)
+            let svgCanvas = try BenchScene.makeCanvas(width: size.width, height: size.height, fillTolerance: fillTolerance)
+            try document.render(on: svgCanvas, scale: scale)
+            let drift = ReferenceDifference(pinmint, RGBA8Image(svgCanvas)).maximum
+            guard drift <= 1 else {
+                throw BenchError("\(name) differs by up to \(drift) from Golden/scenes/\(referenceScene).svg "
+                                 + "drawn by Pinmint: not the same geometry")
+            }
+            return pinmint
+        }
+
+        /// The gate's measure of `image` (drawn by `renderer`) against the reference.
+        func difference(_ image: RGBA8Image, drawnBy renderer: String) throws -> ReferenceDifference {
+            guard image.width == reference.width && image.height == reference.height else {
+                throw BenchError("\(renderer) drew \(name) at \(image.width)x\(image.height), "
+                                 + "the reference is \(reference.width)x\(reference.height)")
+            }
+            return ReferenceDifference(image, reference)
+        }
+    }
+
+    /// Every benchmark scene at every scale with its reference (run from
+    /// the repository's top folder); a scene without a reference scene is
+    /// reported and left out.
+    static func referencePairs() throws -> [ReferencePair] {
+        guard FileManager.default.fileExists(atPath: "Golden/reference") else {
+            throw BenchError("Golden/reference not found: run from the repository's top folder")
+        }
+        var pairs: [ReferencePair] = []
         for scene in BenchScenes.all {
             guard let referenceScene = referenceScenes[scene.name] else {
                 print("\(scene.name): no reference scene (add one to Golden/scenes and to referenceScenes)")
@@ -76,38 +141,11 @@ enum ExactnessBench {
             }
             let document = try SVGDocument(contentsOfFile: "Golden/scenes/\(referenceScene).svg")
             for scale in scales {
-                let name = "\(scene.name)@\(Int(scale))x"
                 let reference = try RGBA8Image(contentsOfFile: "Golden/reference/\(referenceScene)@\(Int(scale))x.png")
-                let size = scene.pixelSize(scale: scale)
-                let canvas = try Canvas(width: size.width, height: size.height)
-                try scene.draw(on: canvas, scale: scale, path: &path)
-                let pinmint = RGBA8Image(canvas)
-                try Data(try pinmint.pngData()).write(to: URL(fileURLWithPath: "\(pinmintFolder)/\(name).png"))
-                let svgCanvas = try Canvas(width: size.width, height: size.height)
-                try document.render(on: svgCanvas, scale: scale)
-                let drift = ReferenceDifference(pinmint, RGBA8Image(svgCanvas)).maximum
-                guard drift <= 1 else {
-                    throw BenchError("\(name) differs by up to \(drift) from Golden/scenes/\(referenceScene).svg "
-                                     + "drawn by Pinmint: not the same geometry")
-                }
-                var images = [pinmint]
-                for folder in folders { images.append(try RGBA8Image(contentsOfFile: "\(folder)/\(name).png")) }
-                let label = referenceScene == scene.name ? name : "\(name) (\(referenceScene))"
-                var line = label.padding(toLength: 22, withPad: " ", startingAt: 0)
-                for (column, image) in images.enumerated() {
-                    guard image.width == reference.width && image.height == reference.height else {
-                        throw BenchError("\(renderers[column]) drew \(name) at \(image.width)x\(image.height), "
-                                         + "the reference is \(reference.width)x\(reference.height)")
-                    }
-                    let difference = ReferenceDifference(image, reference)
-                    if difference.passesGate { passes[column] += 1 }
-                    line += String(format: "max %5.2f mean %.3f%@", difference.maximum, difference.mean,
-                                   difference.passesGate ? "  " : "✗ ")
-                }
-                print(line)
-                pairs += 1
+                pairs.append(ReferencePair(scene: scene, scale: scale, referenceScene: referenceScene,
+                                           document: document, reference: reference))
             }
         }
-        print("within the gate: " + zip(renderers, passes).map { "\($0) \($1) of \(pairs)" }.joined(separator: ", "))
+        return pairs
     }
 }

@@ -48,10 +48,11 @@ func writeReplay(to file: String) throws {
     try text.write(toFile: file, atomically: true, encoding: .utf8)
 }
 
-/// Median render time in microseconds of one scene at one scale.
-func timeScene(_ scene: BenchScene, scale: Double, iterations: Int) throws -> Double {
+/// Median render time in microseconds of one scene at one scale; fills
+/// flattened at `fillTolerance` when given (see `BenchScene.makeCanvas`).
+func timeScene(_ scene: BenchScene, scale: Double, iterations: Int, fillTolerance: Double? = nil) throws -> Double {
     let size = scene.pixelSize(scale: scale)
-    let canvas = try Canvas(width: size.width, height: size.height)
+    let canvas = try BenchScene.makeCanvas(width: size.width, height: size.height, fillTolerance: fillTolerance)
     var path = Path()
     var samples: [Double] = []
     samples.reserveCapacity(iterations)
@@ -152,14 +153,16 @@ func ownExecutable() -> String {
     return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? path
 }
 
-/// `times [--iterations N] [--scene PREFIX]`: every scene's median µs, one
-/// "NAME MEDIAN" line each (`bench_cairo` prints its minimum after them).
-func printTimes(iterations: Int, only: String?) throws {
+/// `times [--iterations N] [--scene PREFIX] [--tolerance PX]`: every scene's
+/// median µs, one "NAME MEDIAN" line each (`bench_cairo` prints its minimum
+/// after them); with `--tolerance`, fills flattened at PX (strokes at half).
+func printTimes(iterations: Int, only: String?, fillTolerance: Double? = nil) throws {
     for scene in BenchScenes.all {
         for scale in scales {
             let name = "\(scene.name)@\(Int(scale))x"
             if let only, !name.hasPrefix(only) { continue }
-            print(name, String(format: "%.2f", try timeScene(scene, scale: scale, iterations: iterations)))
+            let median = try timeScene(scene, scale: scale, iterations: iterations, fillTolerance: fillTolerance)
+            print(name, String(format: "%.2f", median))
         }
     }
 }
@@ -247,21 +250,23 @@ do {
     case "png": try PNGBench.main(Array(arguments.dropFirst()))
     case "svg": try SVGBench.main(Array(arguments.dropFirst()))
     case "exactness": try ExactnessBench.main(Array(arguments.dropFirst()))
+    case "frontier": try FrontierBench.main(Array(arguments.dropFirst()))
     case "export" where arguments.count == 2:
         try writeReplay(to: arguments[1])
     case "checksum":
         try printChecksums()
     case "times":
-        var iterations = 400, only: String? = nil, index = 1
+        var iterations = 400, only: String? = nil, fillTolerance: Double? = nil, index = 1
         while index + 1 < arguments.count {
             switch arguments[index] {
             case "--iterations": iterations = Int(arguments[index + 1]) ?? 400
             case "--scene": only = arguments[index + 1]
+            case "--tolerance": fillTolerance = try FrontierBench.tolerance(arguments[index + 1])
             default: print("PinmintBench: unknown argument \(arguments[index])"); exit(2)
             }
             index += 2
         }
-        try printTimes(iterations: iterations, only: only)
+        try printTimes(iterations: iterations, only: only, fillTolerance: fillTolerance)
     case "text": try runTextBench(Array(arguments.dropFirst()))
     case "markers": try runMarkerBench(Array(arguments.dropFirst()))
     case "diff": try DiffBench.main(Array(arguments.dropFirst()))
@@ -292,7 +297,7 @@ do {
             try run(baselineFile: baseline, iterations: iterations, only: only)
         }
     default:
-        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | exactness [--cairo BIN] [--blend2d BIN] REPLAY | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX]")
+        print("usage: PinmintBench export FILE | checksum | text | markers [--baseline CAIRO.txt] | diff [--write DIR] | batch [--work DIR] [--repeat N] | png [--write DIR] | svg [--scene NAME-PREFIX] | exactness [--cairo BIN] [--blend2d BIN] REPLAY | frontier --cairo BIN REPLAY [--rounds N] [--tolerances PX,PX,…] | run [--baseline CAIRO.txt | --cairo BIN REPLAY [--blend2d BIN] [--rounds N]] [--iterations N] [--scene NAME-PREFIX] | times [--iterations N] [--scene NAME-PREFIX] [--tolerance PX]")
         exit(2)
     }
 } catch {
