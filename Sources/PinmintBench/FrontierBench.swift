@@ -60,31 +60,28 @@ enum FrontierBench {
             exit(2)
         }
 
-        // Exactness, in this process.
+        // Exactness, in this process: how many pairs pass, the largest max and mean.
         let references = try ExactnessBench.referencePairs()
-        var exactness: [(within: Int, maximum: Double, mean: Double)] = []
-        for tolerance in tolerances {
-            var within = 0, maximum = 0.0, mean = 0.0
+        typealias GateSummary = (within: Int, maximum: Double, mean: Double)
+        func summary(drawnBy renderer: String, _ draw: (ExactnessBench.ReferencePair) throws -> RGBA8Image)
+            throws -> GateSummary {
+            var result: GateSummary = (0, 0, 0)
             for pair in references {
-                let difference = try pair.difference(try pair.drawPinmint(fillTolerance: tolerance), drawnBy: "Pinmint")
-                if difference.passesGate { within += 1 }
-                maximum = max(maximum, difference.maximum); mean = max(mean, difference.mean)
+                let difference = try pair.difference(try draw(pair), drawnBy: renderer)
+                if difference.passesGate { result.within += 1 }
+                result.maximum = max(result.maximum, difference.maximum); result.mean = max(result.mean, difference.mean)
             }
-            exactness.append((within, maximum, mean))
+            return result
         }
-        var blendExactness: (within: Int, maximum: Double, mean: Double)?
+        let exactness = try tolerances.map { tolerance in
+            try summary(drawnBy: "Pinmint") { try $0.drawPinmint(fillTolerance: tolerance) }
+        }
+        var blendExactness: GateSummary?
         if let blend2d {
             let folder = "Benchmarks/.work/exactness/Blend2D"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             _ = try measureProcess([blend2d, cairo[1], "1", folder])
-            var within = 0, maximum = 0.0, mean = 0.0
-            for pair in references {
-                let image = try RGBA8Image(contentsOfFile: "\(folder)/\(pair.name).png")
-                let difference = try pair.difference(image, drawnBy: "Blend2D")
-                if difference.passesGate { within += 1 }
-                maximum = max(maximum, difference.maximum); mean = max(mean, difference.mean)
-            }
-            blendExactness = (within, maximum, mean)
+            blendExactness = try summary(drawnBy: "Blend2D") { try RGBA8Image(contentsOfFile: "\(folder)/\($0.name).png") }
         }
 
         // Time, alternated with cairo (and Blend2D) in every round.
@@ -115,10 +112,10 @@ enum FrontierBench {
 
         print("Speed against exactness on the \(names.count) scene-scale pairs of the speed benchmark: fills flattened")
         print("at each tolerance (centred, device pixels; strokes at half of it); time as `run` measures it")
-        print("(\(rounds) rounds, fastest round against cairo's fastest, geometric mean; target ≤ 0.45); exactness as")
+        print("(\(rounds) round\(rounds == 1 ? "" : "s"), fastest round against cairo's fastest, geometric mean; target ≤ 0.45); exactness as")
         print("`exactness` measures it (gate: max ≤ 8 and mean ≤ 0.15, 8-bit premultiplied units)")
         print("fill tolerance px   time / cairo's   pairs within the gate   largest max   largest mean")
-        func line(_ label: String, _ time: Double, _ row: (within: Int, maximum: Double, mean: Double)) {
+        func line(_ label: String, _ time: Double, _ row: GateSummary) {
             print(label.padding(toLength: 19, withPad: " ", startingAt: 0)
                   + String(format: "%15.3f", time)
                   + "\(row.within) of \(names.count)".leftPadded(to: 24)
