@@ -220,11 +220,8 @@ extension Canvas {
         // A stroke that stopped at the point limit may have written no point at all.
         if polylines.reachedPointLimit { try Canvas.validate(device: polylines) }
         guard !bounds.isEmpty, !polylines.points.isEmpty else { return }
-        var pointsInside = try Canvas.validate(device: polylines, within: bounds)
+        let pointsInside = try Canvas.validate(device: polylines, within: bounds)
         if let shadow, blend == .sourceOver {
-            // The shadow moves the points by its offset and back, not always
-            // bit for bit: what `validate` found no longer holds for certain.
-            pointsInside = false
             // The shadow is cast by what is drawn: a translucent solid casts a
             // lighter shadow (SVG's SourceAlpha, CALayer's composited alpha).
             // Gradients and images cast the shadow of their coverage.

@@ -46,8 +46,13 @@ extension Canvas {
         if shadowAlpha.count < cellCount { shadowAlpha = [Float](repeating: 0, count: cellCount) }
         if shadowScratch.count < cellCount { shadowScratch = [Float](repeating: 0, count: cellCount) }
 
-        // Coverage of the shape moved by the offset.
-        for index in polylines.points.indices { polylines.points[index] = polylines.points[index] + offset }
+        // Coverage of the shape moved by the offset. The moved points are
+        // rasterized in place of the shape's own, which wait untouched in
+        // `shadowPoints` and are swapped back after: moving them by the
+        // offset and back would not always give the same values again.
+        swap(&polylines.points, &shadowPoints)
+        polylines.points.removeAll(keepingCapacity: true)
+        for point in shadowPoints { polylines.points.append(point + offset) }
         shadowAlpha.withUnsafeMutableBufferPointer { alpha in
             alpha.baseAddress!.update(repeating: 0, count: cellCount)
             // A hard shadow's edge is partial coverage like a shape's; a blurred one has none.
@@ -58,7 +63,7 @@ extension Canvas {
                 census?.record(y: y, x0: x0, coverage: coverage)
             }
         }
-        for index in polylines.points.indices { polylines.points[index] = polylines.points[index] - offset }
+        swap(&polylines.points, &shadowPoints)
 
         if sigma > 0 {
             shadowAlpha.withUnsafeMutableBufferPointer { alpha in

@@ -346,6 +346,10 @@ public final class Canvas {
         _read { yield scratch.shadowScratch }
         _modify { yield &scratch.shadowScratch }
     }
+    var shadowPoints: [Point] {
+        _read { yield scratch.shadowPoints }
+        _modify { yield &scratch.shadowPoints }
+    }
     /// While `drawResolvingConflation` draws: where each drawing leaves partial coverage.
     var census: CoverageCensus?
     /// Solid unclipped fills write pixels as the rasterizer delivers spans;

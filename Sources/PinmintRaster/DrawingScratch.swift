@@ -25,12 +25,15 @@ final class DrawingScratch: @unchecked Sendable {
     var shadeRow: [SIMD4<Float>] = []
     var shadowAlpha: [Float] = []
     var shadowScratch: [Float] = []
+    /// A shape's points moved by its shadow's offset, while the shadow is rasterized.
+    var shadowPoints: [Point] = []
 
     /// Roughly the memory the buffers hold, bytes.
     var retainedBytes: Int {
         rasterizer.retainedBytes + polylines.retainedBytes + stroker.retainedBytes
             + shadeRow.capacity * MemoryLayout<SIMD4<Float>>.stride
             + (shadowAlpha.capacity + shadowScratch.capacity) * MemoryLayout<Float>.stride
+            + shadowPoints.capacity * MemoryLayout<Point>.stride
     }
 
     /// Scratch for a new canvas: a returned one when the pool has one, else fresh.

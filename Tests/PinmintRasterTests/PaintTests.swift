@@ -142,6 +142,22 @@ struct PaintTests {
 }
 
 struct ShadowOpacityTests {
+    /// Regression: the shadow moved the shape's points by its offset and
+    /// back, which need not give them again (0.1 + 0.7 − 0.7 is not 0.1), so
+    /// the shape was drawn from other points than those validated against
+    /// the canvas. The points must come out of a shadowed fill as they went in.
+    @Test func aShadowLeavesTheShapesPointsAsTheyWere() throws {
+        let canvas = try Canvas(width: 20, height: 20)
+        var shape = Path()
+        shape.move(to: Point(0.1, 0.1)); shape.line(to: Point(19.9, 0.3)); shape.line(to: Point(10.1, 19.7)); shape.close()
+        try canvas.fill(shape, paint: .solid(.black), shadow: Shadow(color: .black, offset: Point(0.7, 0.7), blurRadius: 0))
+        var expected = Polylines()
+        shape.flatten(tolerance: canvas.fillFlatteningTolerance, centred: true, into: &expected)
+        #expect(canvas.polylines.points == expected.points)
+        #expect(0.1 + 0.7 - 0.7 != 0.1)
+    }
+
+
     /// Regression: seed 004's translucent bubble must cast a shadow of its own alpha, not of full coverage.
     @Test func translucentFillCastsALighterShadow() throws {
         let canvas = try Canvas(width: 60, height: 20)
