@@ -10,8 +10,8 @@ let goldenHelp = """
 Usage: pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]
 
 Renders every case of the suite in DIR and compares it with its expected
-images as `pinmint diff` does. A case is an input (NAME.svg; marker
-descriptions NAME.json once supported) with expected images NAME@Sx.png
+images as `pinmint diff` does. A case is an input (an SVG icon NAME.svg
+or a marker description NAME.json) with expected images NAME@Sx.png
 (S = 1, 2, 3, ...; NAME.png is @1x) beside it; NAME@Sx.LABEL.png are
 accepted alternatives. DIR/golden.conf (optional) sets the inputs folder,
 the cases, the scales and the tolerance, for all cases and per case.
