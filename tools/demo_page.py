@@ -33,13 +33,15 @@ def main(out):
 
     sprite = json.load(open(os.path.join(out, "seeds@2x.json"), encoding="utf-8"))
     sheet_width = max(e["x"] + e["width"] for e in sprite.values())
-    # Seed anchors from `pinmint render --meta` (@1x entries), placed along the map's southern edge.
+    # Seed anchors from `pinmint render --meta`, placed along the map's southern edge. The
+    # sheet is @2x, so its @2x entries: their Leaflet anchor is in CSS pixels of the @2x
+    # image (a marker's @1x and @2x sizes are each whole pixels and may differ by one).
     seeds = []
     places = [[121.5545, 25.0290], [121.5600, 25.0290], [121.5660, 25.0290], [121.5700, 25.0290], [121.5740, 25.0290]]
     names = [("price-tag", "price-tag"), ("callout", "callout"), ("avatar", "avatar"), ("avatar-selected", "avatar"), ("pin", "pin")]
     for (sprite_id, meta_name), place in zip(names, places):
         meta = [m for m in json.load(open(os.path.join(out, meta_name + ".json"), encoding="utf-8"))
-                if m["pixelRatio"] == 1 and m["id"] == sprite_id]
+                if m["pixelRatio"] == 2 and m["id"] == sprite_id]
         entry = sprite[sprite_id]
         seeds.append({"id": sprite_id, "lnglat": place, "x": entry["x"] / 2, "y": entry["y"] / 2,
                       "size": [entry["width"] / 2, entry["height"] / 2], "anchor": meta[0]["leaflet"]["iconAnchor"]})
