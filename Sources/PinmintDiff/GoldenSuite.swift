@@ -38,8 +38,9 @@ public struct GoldenSuite: Sendable {
         /// Where the primary expected image is (or will be written).
         public var primaryPath: String
         /// Why the input could not even be listed (e.g. a malformed marker
-        /// description whose variants cannot be read), nil when it could: the
-        /// case is then reported as this error, once per scale, without rendering.
+        /// description whose variants cannot be read, or two inputs of this
+        /// name), nil when it could: the case is then reported as this error,
+        /// once per scale, without rendering (so no update writes it).
         public var listingProblem: String? = nil
         /// "pin@2x".
         public var identifier: String { "\(name)@\(scale)x" }
@@ -72,19 +73,26 @@ public struct GoldenSuite: Sendable {
         }
         let inputExtensions = renderers.inputExtensions
         var inputs: [String: String] = [:]
+        var inputsByName: [String: [String]] = [:]
         for file in try list(configuration.inputsFolder) where !file.hasPrefix(".") {
             let parts = file.split(separator: ".")
             guard parts.count == 2, inputExtensions.contains(parts[1].lowercased()) else { continue }
-            if inputs[String(parts[0])] == nil {
-                inputs[String(parts[0])] = PathName.appending(file, to: configuration.inputsFolder)
-            }
+            let path = PathName.appending(file, to: configuration.inputsFolder)
+            inputsByName[String(parts[0]), default: []].append(path)
+            if inputs[String(parts[0])] == nil { inputs[String(parts[0])] = path }
+        }
+        // Two inputs of one name (pin.svg and pin.json) make one case that cannot
+        // say which to render: each of its scales is this error, and nothing is written.
+        var listingProblems: [String: String] = [:]
+        for (name, paths) in inputsByName where paths.count > 1 {
+            listingProblems[name] = "\(paths.count == 2 ? "two" : "\(paths.count)") inputs are named '\(name)' ("
+                + paths.joined(separator: ", ") + "); rename or remove all but one"
         }
         var errors: [GoldenError] = []
         // An input's other variants are cases of their own: NAME-VARIANT. An input whose
         // variants cannot be read is reported by its own cases (not also as a suite error).
         var variantOf: [String: String] = [:]
-        var listingProblems: [String: String] = [:]
-        for (name, path) in inputs.sorted(by: { $0.key < $1.key }) {
+        for (name, path) in inputs.sorted(by: { $0.key < $1.key }) where listingProblems[name] == nil {
             do {
                 for variant in try renderers.variants(of: path) where inputs["\(name)-\(variant)"] == nil {
                     inputs["\(name)-\(variant)"] = path

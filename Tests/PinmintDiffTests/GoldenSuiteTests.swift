@@ -153,6 +153,24 @@ struct GoldenSuiteTests {
         #expect(!plugged.hasErrors && plugged.allSettled)
     }
 
+    /// pin.svg and pin.json were one case rendered from pin.json: pin.svg was
+    /// dropped without a word, and `--update all` wrote pin.json's image.
+    @Test func twoInputsOfOneNameAreAnErrorNamingBoth() throws {
+        let folder = try makeSuite(["square.json": "{}"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var renderers = svgRenderers
+        renderers.register(fileExtension: "json") { _, scale in try Canvas(width: Int(4 * scale), height: Int(4 * scale)) }
+        let before = try listing(folder)
+        let run = try GoldenSuite(folder: folder.path, renderers: renderers).run(renderers: renderers, update: .all)
+        let square = try #require(run.results.first { $0.identifier == "square@1x" })
+        guard case .error(let message) = square.status else { Issue.record("expected an error, got \(square.status)"); return }
+        #expect(message == "two inputs are named 'square' (\(folder.path)/square.json, \(folder.path)/square.svg); "
+                + "rename or remove all but one")
+        #expect(run.hasErrors && square.updatedPath == nil)
+        // The other case still runs and is written; the ambiguous one is not.
+        #expect(try listing(folder) == (before + ["circle@1x.png"]).sorted())
+    }
+
     static let badConfigurations: [(String, String)] = [
         ("threshold = 2\n", "golden.conf:1: threshold '2'"),
         ("scales = 1 two\n", "golden.conf:1: scales"),
