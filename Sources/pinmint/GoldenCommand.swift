@@ -18,7 +18,8 @@ the cases, the scales and the tolerance, for all cases and per case.
 
 Options:
   --update MODE      write expected images: 'missing' (cases without one),
-                     'failed' (missing and failing cases), 'all' (every case);
+                     'failed' (missing and failing cases, and an expected
+                     image that cannot be read), 'all' (every case);
                      without --update nothing is written
   --report OUT.html  write one self-contained HTML report: a summary, then
                      expected | actual | diff for every case that did not pass
@@ -32,7 +33,7 @@ a summary. A problem that stops the run is one line on standard error.
 Exit codes: 0 every case passed (or was written by --update), 1 some case
 differs, has another size or has no expected image, 3 bad input (an
 unreadable suite, a malformed golden.conf, an input that cannot be rendered
-or an unreadable expected image; one line names it).
+or an unreadable expected image that no --update rewrote; one line names it).
 """
 
 /// The renderers `pinmint golden` knows, one line per input format.

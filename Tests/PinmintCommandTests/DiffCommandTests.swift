@@ -289,6 +289,26 @@ struct GoldenCommandTests {
         #expect(checked.status == 0)
     }
 
+    /// A truncated expected image stopped `--update all` ("'all' (every case)"):
+    /// exit 3, nothing written. An update that rewrites failing cases now
+    /// rewrites it and says so; without one it is still bad input.
+    @Test(arguments: ["failed", "all"])
+    func updateRewritesAnUnreadableExpectedImage(_ mode: String) throws {
+        let folder = try suite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try runPinmint(["golden", folder.path, "--update", "missing"])
+        let image = folder.appendingPathComponent("pin@1x.png")
+        try Data(try Data(contentsOf: image).prefix(100)).write(to: image)
+        let unchanged = try runPinmint(["golden", folder.path])
+        #expect(unchanged.status == 3)
+        let result = try runPinmint(["golden", folder.path, "--update", mode])
+        let lines = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+        #expect(result.status == 0, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("ERROR pin@1x: \(image.path): ") && $0.contains("truncated")
+            && $0.hasSuffix("; wrote \(image.path)") }, "\(lines)")
+        #expect(try runPinmint(["golden", folder.path]).status == 0)
+    }
+
     static let badInputs: [(arguments: [String], config: String?, message: String)] = [
         (["--update", "sometimes"], nil, "--update 'sometimes'"),
         (["--jobs", "0"], nil, "--jobs"),
