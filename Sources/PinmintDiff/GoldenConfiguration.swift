@@ -43,6 +43,11 @@ public struct GoldenConfiguration: Sendable, Equatable {
     public var defaults = Tolerance()
     /// Sections by name: "caps" (every scale) or "caps@2x" (one scale).
     public var sections: [String: Tolerance] = [:]
+    /// The line (from 1) of each section's first `[name]` header, so that a
+    /// section for no case can be refused by line (see `GoldenSuite`).
+    public var sectionLines: [String: Int] = [:]
+    /// Where the file was read from, nil for the defaults of a folder without one.
+    public var path: String?
 
     /// The settings that apply to `name` at `scale`: [name@Sx], else [name], else the defaults.
     public func tolerance(for name: String, scale: Int) -> Tolerance {
@@ -70,6 +75,7 @@ public struct GoldenConfiguration: Sendable, Equatable {
     /// Parses the text of a golden.conf at `path` in `suiteFolder`.
     public init(parsing text: String, path: String, suiteFolder: String) throws(GoldenError) {
         self.init(defaultsFor: suiteFolder)
+        self.path = path
         var section: String? = nil
         var current = defaults
         var explicitSections: [String: Tolerance] = [:]
@@ -87,6 +93,13 @@ public struct GoldenConfiguration: Sendable, Equatable {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw problem("a section is [name] or [name@2x]") }
                 finishSection()
                 let name = String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                if let at = name.lastIndex(of: "@") {
+                    let scale = name[name.index(after: at)...]
+                    guard at != name.startIndex, scale.hasSuffix("x"), let number = Int(scale.dropLast()), number >= 1 else {
+                        throw problem("section [\(name)]: a section is [name] or [name@Sx] with a whole scale S ≥ 1, e.g. [pin@2x]")
+                    }
+                }
+                if sectionLines[name] == nil { sectionLines[name] = lineNumber }
                 // A section starts from what [name] already says when it is [name@Sx].
                 let base = name.split(separator: "@").first.map(String.init) ?? name
                 current = explicitSections[name] ?? (name != base ? explicitSections[base] : nil) ?? defaults

@@ -143,6 +143,24 @@ public struct GoldenSuite: Sendable {
                                   listingProblem: listingProblems[name]))
             }
         }
+        // A section for no case would tune nothing: a misspelt name must not pass silently.
+        for (section, line) in configuration.sectionLines.sorted(by: { $0.value < $1.value }) {
+            func problem(_ text: String) -> GoldenError {
+                .configuration(path: configuration.path ?? GoldenConfiguration.fileName, line: line, problem: "section [\(section)]: " + text)
+            }
+            let at = section.lastIndex(of: "@")
+            let name = at.map { String(section[..<$0]) } ?? section
+            guard inputs[name] != nil else {
+                throw problem("no case '\(name)' (no input \(configuration.inputsFolder)/\(name).{"
+                    + inputExtensions.sorted().joined(separator: ",") + "})")
+            }
+            // [name@Sx] of a case that runs: the case must have that scale (an expected image, or `scales`).
+            if at != nil, names.contains(name), !cases.contains(where: { $0.identifier == section }) {
+                let scales = cases.filter { $0.name == name }.map { "\($0.scale)" }.joined(separator: ", ")
+                throw problem("\(name) has no @\(section[section.index(after: at!)...]) case (its scales: \(scales); "
+                    + "'scales' or an expected image adds one)")
+            }
+        }
         self.cases = cases
         self.listingErrors = errors
     }

@@ -179,6 +179,10 @@ struct GoldenSuiteTests {
         ("max-diff-pixels = -1\n", "max-diff-pixels '-1'"),
         ("include-aa = maybe\n", "include-aa 'maybe'"),
         ("just words\n", "expected 'key = value'"),
+        // A section for no case was accepted and tuned nothing.
+        ("threshold = 0.2\n[nope]\nthreshold = 0.3\n", "golden.conf:2: section [nope]: no case 'nope' (no input "),
+        ("[square@3x]\nmax-diff-pixels = 1\n", "golden.conf:1: section [square@3x]: square has no @3x case (its scales: 1;"),
+        ("[square@two]\n", "golden.conf:1: section [square@two]: a section is [name] or [name@Sx]"),
     ]
 
     @Test(arguments: badConfigurations.indices)
