@@ -1,5 +1,6 @@
 import Foundation
 import PinmintGeometry
+import PinmintPNG
 
 /// A golden suite's `golden.conf`: where the inputs are, which scales every
 /// case has, and the tolerance, for all cases and per case. The format is
@@ -20,6 +21,8 @@ import PinmintGeometry
 public struct GoldenConfiguration: Sendable, Equatable {
     /// File name looked for in a suite folder.
     public static let fileName = "golden.conf"
+    /// The largest golden.conf read (1 MiB): a settings file, not data.
+    public static let maximumFileBytes = 1 << 20
 
     /// Comparison settings of one case (or the defaults).
     public struct Tolerance: Sendable, Equatable {
@@ -66,10 +69,27 @@ public struct GoldenConfiguration: Sendable, Equatable {
             self.init(defaultsFor: suiteFolder)
             return
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .configuration(path: path, line: 0, problem: "cannot be read as UTF-8 text")
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path, limit: GoldenConfiguration.maximumFileBytes) } catch {
+            let problem: String
+            switch error {
+            case .folder: problem = "a folder, not a text file"
+            case .noSuchFile: problem = "no such file"
+            case .tooLarge(let size): problem = "the file is \(size.map(String.init) ?? "over \(GoldenConfiguration.maximumFileBytes)") bytes; "
+                + "at most \(GoldenConfiguration.maximumFileBytes) are read"
+            case .unreadable(let reason): problem = "cannot read the file: \(reason)"
+            }
+            throw .configuration(path: path, line: 0, problem: problem)
         }
-        try self.init(parsing: text, path: path, suiteFolder: suiteFolder)
+        // Line by line, so that the message names the line with the bad bytes.
+        var lines: [String] = []
+        for (offset, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw .configuration(path: path, line: offset + 1, problem: "not UTF-8 text (golden.conf is read as UTF-8)")
+            }
+            lines.append(text)
+        }
+        try self.init(parsing: lines.joined(separator: "\n"), path: path, suiteFolder: suiteFolder)
     }
 
     /// Parses the text of a golden.conf at `path` in `suiteFolder`.

@@ -71,7 +71,8 @@ public enum GoldenError: Error, Equatable, CustomStringConvertible {
     case unsupportedInput(path: String, supported: [String])
     /// The suite folder or its inputs folder does not exist or cannot be listed.
     case unreadableFolder(path: String, problem: String)
-    /// A line of golden.conf is malformed; `line` counts from 1.
+    /// A line of golden.conf is malformed; `line` counts from 1, and is 0
+    /// (and not printed) when the problem is the whole file (a folder, unreadable).
     case configuration(path: String, line: Int, problem: String)
     /// A case named in golden.conf (or an expected image) has no input file.
     case missingInput(name: String, looked: String)
@@ -85,7 +86,7 @@ public enum GoldenError: Error, Equatable, CustomStringConvertible {
             return "\(path): unsupported input (no renderer for .\(fileExtension) files in this build; supported: "
                 + supported.map { "." + $0 }.joined(separator: ", ") + ")"
         case let .unreadableFolder(path, problem): return "\(path): \(problem)"
-        case let .configuration(path, line, problem): return "\(path):\(line): \(problem)"
+        case let .configuration(path, line, problem): return line > 0 ? "\(path):\(line): \(problem)" : "\(path): \(problem)"
         case let .missingInput(name, looked): return "\(name): no input file (looked for \(looked))"
         case let .badInput(message): return message
         }

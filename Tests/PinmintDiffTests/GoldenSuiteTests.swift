@@ -197,6 +197,23 @@ struct GoldenSuiteTests {
         }
     }
 
+    /// A golden.conf that was a folder, or held bytes that are not UTF-8, was
+    /// "golden.conf:0: cannot be read as UTF-8 text": no line 0, and the wrong reason for a folder.
+    @Test func unreadableConfigurationSaysWhy() throws {
+        let folder = try makeSuite()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("golden.conf")
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: false)
+        #expect { try GoldenSuite(folder: folder.path, renderers: svgRenderers) } throws: { error in
+            "\(error)" == "\(path.path): a folder, not a text file"
+        }
+        try FileManager.default.removeItem(at: path)
+        try Data([UInt8]("scales = 1\n".utf8) + [0x74, 0xFF, 0x0A]).write(to: path)
+        #expect { try GoldenSuite(folder: folder.path, renderers: svgRenderers) } throws: { error in
+            "\(error)" == "\(path.path):2: not UTF-8 text (golden.conf is read as UTF-8)"
+        }
+    }
+
     @Test func expectedImagesWithoutInputAreReported() throws {
         let folder = try makeSuite()
         defer { try? FileManager.default.removeItem(at: folder) }
