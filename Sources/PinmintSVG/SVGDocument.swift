@@ -112,7 +112,17 @@ public struct SVGDocument: Sendable {
             }
         }
         guard let width, let height else {
-            throw fail(width == nil ? "width" : "height", "missing, and there is no viewBox to take it from")
+            let attribute = width == nil ? "width" : "height"
+            switch svg[attribute]?.trimmingWhitespace() {
+            case nil:
+                throw fail(attribute, "missing, and there is no viewBox to take it from")
+            case let text? where text.hasSuffix("%"):
+                throw fail(attribute, "'\(text)': a percentage is not supported without a viewBox "
+                           + "(give a length, e.g. 24, or a viewBox)")
+            case let text?:
+                throw fail(attribute, "'\(text)' takes the size from the viewBox, and there is none "
+                           + "(give a length, e.g. 24, or a viewBox)")
+            }
         }
         guard width.isFinite, height.isFinite else { throw fail("width", "the size is not finite") }
         return (width, height, viewBox)

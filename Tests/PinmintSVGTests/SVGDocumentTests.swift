@@ -80,6 +80,10 @@ struct SVGDocumentTests {
         ("zero width", "<svg width=\"0\" height=\"1\"/>", "<svg width>: must be positive"),
         ("negative height", "<svg width=\"1\" height=\"-3\"/>", "<svg height>: must be positive"),
         ("no size", "<svg/>", "no viewBox"),
+        // Said "<svg width>: missing", for a width that is there.
+        ("width in percent", "<svg width=\"100%\" height=\"50\"/>",
+         "line 1: <svg width>: '100%': a percentage is not supported without a viewBox (give a length, e.g. 24, or a viewBox)"),
+        ("height auto", "<svg width=\"10\" height=\"auto\"/>", "<svg height>: 'auto' takes the size from the viewBox, and there is none"),
         ("bad viewBox", "<svg viewBox=\"0 0 10\"/>", "expected 4 numbers"),
         ("too deep", "<svg width=\"1\" height=\"1\">" + String(repeating: "<g>", count: 300)
             + String(repeating: "</g>", count: 300) + "</svg>", "nested more than 256 deep"),
