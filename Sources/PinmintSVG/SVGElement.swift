@@ -61,34 +61,43 @@ final class SVGTreeReader: NSObject, XMLParserDelegate {
         if let problem = reader.limitProblem { return .failure(SVGProblem(problem)) }
         if !succeeded || parser.parserError != nil {
             let code = (parser.parserError as NSError?)?.code ?? -1
-            return .failure(SVGProblem("line \(parser.lineNumber), column \(parser.columnNumber): malformed XML: "
-                                       + SVGTreeReader.explain(code)))
+            let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
+            // libxml2's XML_ERR_DOCUMENT_EMPTY: the text does not start with a tag.
+            if code == 4 { return .failure(SVGProblem("\(place): not XML: there is no <svg> element (the text does not start with '<')")) }
+            return .failure(SVGProblem("\(place): malformed XML: " + reader.explain(code)))
         }
         guard let root = reader.root else { return .failure(SVGProblem("the document has no elements")) }
         return .success(root)
     }
 
-    /// XMLParser on Linux gives no message with its errors; these are the common codes.
-    private static func explain(_ code: Int) -> String {
-        // libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE, which has no ErrorCode case.
-        if code == 201 { return "a namespace prefix is used without its xmlns declaration" }
-        // libxml2's numbers (XMLParser's codes are the same) for errors that have no ErrorCode case here.
+    /// What libxml2's error `code` means here. XMLParser on Linux passes
+    /// libxml2's numbers through with no message, and its `ErrorCode` cases
+    /// are numbered one lower than those (its `prematureDocumentEndError` is
+    /// libxml2's 4, "start tag expected"), so the numbers are matched here.
+    /// Code 5 stands for several problems at the end of the text; the
+    /// elements read so far tell which.
+    private func explain(_ code: Int) -> String {
         switch code {
+        case 3: return "content before the root element"
+        case 5:
+            if let open = stack.last { return "the document ends before <\(open.name)> is closed" }
+            if root != nil { return "content after the end of the root element" }
+            return "no complete root element (expected <svg ...>)"
         case 9: return "an invalid character (the file is not valid UTF-8, or holds a control character)"
         case 26, 27: return "an entity that is not declared"
         case 29: return "an external entity (external entities are not read)"
+        case 38: return "a '<' in an attribute value"
+        case 39, 40, 43, 44: return "a malformed attribute (its value is not in quotes, or not closed)"
+        case 41: return "an attribute without a value"
+        case 42: return "an attribute given twice on one element"
+        case 45: return "a comment that is not closed"
+        case 68, 72, 73: return "a malformed tag"
+        case 76: return "an end tag does not match its start tag"
+        case 77: return "a tag that is not finished"
+        case 85: return "elements are not well balanced"
         case 89: return "entities that refer to each other in a loop or expand too far (not expanded)"
-        default: break
-        }
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .prematureDocumentEndError?: return "the document ends before its elements are closed"
-        case .emptyDocumentError?: return "the document is empty"
-        case .tagNameMismatchError?: return "an end tag does not match its start tag"
-        case .attributeNotFinishedError?, .attributeNotStartedError?:
-            return "a malformed attribute"
-        case .ltRequiredError?, .gtRequiredError?: return "a malformed tag"
-        case .notWellBalancedError?: return "elements are not well balanced"
-        case .documentStartError?: return "content before the root element"
+        // libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE.
+        case 201: return "a namespace prefix is used without its xmlns declaration"
         default: return "XML error \(code) (libxml2's error number)"
         }
     }

@@ -68,8 +68,17 @@ struct SVGDocumentTests {
     }
 
     static let errors: [(name: String, text: String, expected: String)] = [
-        ("malformed XML", "<svg width=\"1\" height=\"1\"><g></svg>", "malformed XML"),
-        ("unclosed document", "<svg width=\"1\" height=\"1\"", "malformed XML"),
+        ("malformed XML", "<svg width=\"1\" height=\"1\"><g></svg>", "malformed XML: the document ends before <svg> is closed"),
+        ("unclosed document", "<svg width=\"1\" height=\"1\"", "malformed XML: the document ends before <svg> is closed"),
+        ("mismatched end tag", "<svg width=\"1\" height=\"1\"></g>", "malformed XML: an end tag does not match its start tag"),
+        ("no root element", "<?xml version=\"1.0\"?><!-- nothing -->", "malformed XML: no complete root element (expected <svg ...>)"),
+        // XMLParser's error codes were read one off: each of these was "the document
+        // ends before its elements are closed" or "XML error 5".
+        ("not XML", "garbage", "line 1, column 1: not XML: there is no <svg> element (the text does not start with '<')"),
+        ("JSON", "{\"marker\": {}}", "not XML: there is no <svg> element"),
+        ("unclosed element", "<svg width=\"1\" height=\"1\"><g>", "malformed XML: the document ends before <g> is closed"),
+        ("content after the root", "<svg width=\"1\" height=\"1\"/>garbage", "malformed XML: content after the end of the root element"),
+        ("attribute twice", "<svg width=\"1\" width=\"2\" height=\"1\"/>", "malformed XML: an attribute given twice on one element"),
         ("root is not svg", "<html width=\"1\" height=\"1\"/>", "root element must be <svg>"),
         ("bad path data", "<svg width=\"1\" height=\"1\">\n<path d=\"M 0 0 L x\"/></svg>",
          "line 2: <path d>: expected a number at offset 8"),
