@@ -70,7 +70,10 @@ public struct SVGDocument: Sendable {
             throw SVGError(file: path, problem: "the file is \(size) bytes; at most \(SVGLimits.maximumFileSize) are read")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SVGError(file: path, problem: "cannot read the file")
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            throw SVGError(file: path, problem: !exists ? "cannot read the file: no such file"
+                           : isFolder.boolValue ? "cannot read the file: it is a folder" : "cannot read the file")
         }
         try self.init(data: [UInt8](data), file: path)
     }

@@ -35,6 +35,9 @@ func runStyles(_ rawArguments: [String]) throws {
     var file: MarkerFile? = nil
     if let name = arguments.positionals.first {
         if name.lowercased().hasSuffix(".svg") {
+            guard FileManager.default.fileExists(atPath: name) else {
+                throw UsageError(message: "pinmint styles: \(name): no such file")
+            }
             throw UsageError(message: "pinmint styles: '\(name)' is an SVG icon, not a marker style ('pinmint render \(name) -o OUT.png' draws it)")
         }
         // The same lookup as render's: a preset, a .json name, or any file that exists.

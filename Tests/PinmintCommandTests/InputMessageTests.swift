@@ -96,6 +96,23 @@ import Testing
         #expect(icon.status == 2 && icon.standardError.contains("is an SVG icon, not a marker style"), "\(icon.standardError)")
     }
 
+    /// `styles ../svg/pin.svg` said a file that does not exist "is an SVG
+    /// icon", and `render` said only "cannot read the file" for it.
+    @Test func aMissingSVGFileIsSaidToBeMissing() throws {
+        let missing = "/no/such/folder/pin.svg"
+        let styles = try runPinmint(["styles", missing])
+        #expect(styles.status == 2 && styles.standardError == "pinmint: styles: \(missing): no such file\n", "\(styles.standardError)")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rendered = try runPinmint(["render", missing, "-o", folder.appendingPathComponent("out.png").path])
+        #expect(rendered.status == 2 && rendered.standardError == "pinmint: \(missing): cannot read the file: no such file\n",
+                "\(rendered.standardError)")
+        let folderIcon = folder.appendingPathComponent("icon.svg")
+        try FileManager.default.createDirectory(at: folderIcon, withIntermediateDirectories: false)
+        let fromFolder = try runPinmint(["render", folderIcon.path, "-o", folder.appendingPathComponent("out.png").path])
+        #expect(fromFolder.standardError == "pinmint: \(folderIcon.path): cannot read the file: it is a folder\n", "\(fromFolder.standardError)")
+    }
+
     /// `PINMINT_FONTS` naming a missing folder or a file was passed over
     /// (fonts listed the system's, render said "no fonts found"): every
     /// command that loads fonts now stops with one line naming it, before
