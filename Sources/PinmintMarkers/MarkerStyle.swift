@@ -123,6 +123,12 @@ public struct MarkerStyle: Sendable {
         var compiled: [(name: String, template: Template)] = []
         for (name, template) in variants {
             let path = variants.count == 1 ? "marker" : "variants.\(name)"
+            // A condition that failed on the root would leave no marker (it said
+            // "expected a part (an object), found null"): refused whatever the values.
+            if case .object(let members) = template, let key = ["when", "unless"].first(where: { members[$0] != nil }) {
+                throw MarkerError(input: input, path: "\(path).\(key)", problem: "the root part cannot have '\(key)' "
+                                  + "(without it there would be no marker); put the condition on its children")
+            }
             compiled.append((name, try Template.compile(template, path: path, input: input, options: optionNames)))
         }
         self.variants = compiled

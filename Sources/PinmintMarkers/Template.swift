@@ -148,6 +148,11 @@ indirect enum Template: Sendable {
         }
         var tests: [[Test]] = []
         for (text, place) in sources {
+            // Conditions are not filled in: "t=${t}" would compare t with the text "${t}".
+            guard !text.contains("${") else {
+                throw MarkerError(input: input, path: place, problem: "'\(text)': a condition names options and compares "
+                                  + "them with literal text ('name', 'name=value', 'a|b'); placeholders are not filled in there")
+            }
             var alternatives: [Test] = []
             for alternative in text.split(separator: "|").map(String.init) {
                 let test: Test

@@ -85,6 +85,14 @@ import Testing
          "test.json: marker.maxLines: 1.5 is not a whole number"),
         (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H10"}}}"##,
          "test.json: marker.shape.data: the path's bounds are 10.0 x 0.0"),
+        // A condition on the root part dropped the whole marker: "marker: expected a part (an object), found null".
+        (##"{"options": [{"name": "t", "type": "text"}], "marker": {"type": "box", "when": "t", "width": 10, "height": 10}}"##,
+         "test.json: marker.when: the root part cannot have 'when' (without it there would be no marker); put the condition on its children"),
+        (##"{"options": [{"name": "t", "type": "text"}], "variants": {"default": {"type": "box"}, "selected": {"type": "box", "unless": "t"}}}"##,
+         "test.json: variants.selected.unless: the root part cannot have 'unless'"),
+        // A placeholder in a condition was compared as the text "${t}".
+        (##"{"options": [{"name": "t", "type": "text"}], "marker": {"type": "box", "children": [{"type": "box", "when": ["t", "t=${t}"]}]}}"##,
+         "test.json: marker.children[0].when[1]: 't=${t}': a condition names options and compares them with literal text"),
     ])
     func badDescriptionsNameThePlaceAndTheProblem(json: String, expected: String) {
         let message = problem { try style(json).resolve(options: [:]) }
