@@ -120,6 +120,9 @@ private struct PartChecker {
             try number(text.letterSpacing, MarkerLimits.letterSpacingRange, "letterSpacing")
             try number(text.lineHeight, MarkerLimits.lineHeightRange, "lineHeight")
             if let halo = text.halo { try number(halo.width, MarkerLimits.haloWidthRange, "halo.width") }
+            if text.families?.isEmpty == true {
+                throw fail("font", "an empty list: give one or more family names, or nil for the defaults")
+            }
         case .picture(let picture):
             try number(picture.cornerRadius, lengths, "cornerRadius")
         case .icon(let icon):

@@ -101,11 +101,14 @@ final class LayoutNode {
 struct MarkerLayout {
     let scale: Double
     let renderer: MarkerRenderer
+    /// The description's file or preset, for errors that name a place in it.
+    let source: String
     var warnings: [String] = []
 
-    init(scale: Double, renderer: MarkerRenderer) {
+    init(scale: Double, renderer: MarkerRenderer, source: String) {
         self.scale = scale
         self.renderer = renderer
+        self.source = source
     }
 
     // MARK: Building
@@ -128,7 +131,8 @@ struct MarkerLayout {
             node.isFlexible = part.width == nil && node.children.contains { $0.isFlexible }
         case .text:
             node.isFlexible = true
-            node.fallback = try renderer.fallback(families: node.textPart!.families, weight: node.textPart!.weight.value)
+            node.fallback = try renderer.fallback(families: node.textPart!.families, weight: node.textPart!.weight.value,
+                                                  input: source, place: "\(node.path).font")
         case .picture:
             if case .picture(let picture) = part.kind, case .file(let file) = picture.source { node.image = try renderer.picture(file) }
         case .icon:

@@ -96,7 +96,7 @@ public final class MarkerRenderer {
                               + "(\(JSONValue.format(MarkerLimits.scaleRange.lowerBound))...\(JSONValue.format(MarkerLimits.scaleRange.upperBound)))")
         }
         try description.validate()
-        var layout = MarkerLayout(scale: scale, renderer: self)
+        var layout = MarkerLayout(scale: scale, renderer: self, source: description.source)
         let root = try layout.build(description.body, path: "marker")
         _ = try layout.measure(root, limit: nil)
         layout.place(root, at: .zero)
@@ -105,7 +105,10 @@ public final class MarkerRenderer {
 
     // MARK: Resources
 
-    func fallback(families requested: [String]?, weight: Int) throws(MarkerError) -> FontFallback {
+    /// The font chain for `requested` families (nil: the defaults) at
+    /// `weight`, kept for next time. When none of them is installed the
+    /// error names `input` (the description) and `place` (its `font` key).
+    func fallback(families requested: [String]?, weight: Int, input: String, place: String) throws(MarkerError) -> FontFallback {
         let key = FallbackKey(families: requested, weight: weight)
         if let cached = fallbacks[key] { return cached }
         let families = requested ?? FontLibrary.defaultFamilies
@@ -114,7 +117,7 @@ public final class MarkerRenderer {
             throw MarkerError(input: error.file, problem: error.problem)
         }
         guard !chain.isEmpty else {
-            throw MarkerError(input: "font", problem: "none of the families \(families.joined(separator: ", ")) is installed; "
+            throw MarkerError(input: input, path: place, problem: "none of the families \(families.joined(separator: ", ")) is installed; "
                               + "available: \(fonts.families.prefix(8).joined(separator: ", "))")
         }
         fallbacks[key] = chain

@@ -320,6 +320,9 @@ struct PartDecoder {
                     guard case .string(let family) = item else { throw reader.error("font", "expected family names") }
                     families.append(family)
                 }
+                guard !families.isEmpty else {
+                    throw reader.error("font", "an empty list: give one or more family names, or leave 'font' out for the defaults")
+                }
                 text.families = families
             default: throw reader.error("font", "expected a family name or a list of them")
             }

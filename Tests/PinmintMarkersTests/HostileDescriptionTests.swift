@@ -38,6 +38,7 @@ import Testing
         }()),
         ("marker.maxLines", { var text = TextPart(text: "hi"); text.maxLines = -5; return MarkerDescription(body: Part(.text(text))) }()),
         ("marker.anchor[0]", MarkerDescription(body: sized(.spacer), anchor: .point(Point(.nan, 0)))),
+        ("marker.font", { var text = TextPart(text: "hi"); text.families = []; return MarkerDescription(body: Part(.text(text))) }()),
     ]
 
     @Test(arguments: cases)

@@ -151,6 +151,18 @@ import Testing
             .contains("photo.png: not a usable PNG picture"))
     }
 
+    /// A font that is not installed was "font: none of the families … is
+    /// installed", naming neither the file nor the part; `"font": []` was
+    /// "none of the families  is installed".
+    @Test func fontProblemsNameTheFileAndThePart() throws {
+        let renderer = try makeRenderer()
+        let missing = try style(##"{"marker": {"type": "box", "children": [{"type": "text", "text": "abc", "font": ["Nonexistent Font"]}]}}"##)
+        #expect(problem { try renderer.render(style: missing, scale: 1) }
+            .hasPrefix("test.json: marker.children[0].font: none of the families Nonexistent Font is installed; available: "))
+        #expect(problem { try style(##"{"marker": {"type": "text", "text": "abc", "font": []}}"##).resolve(options: [:]) }
+            == "test.json: marker.font: an empty list: give one or more family names, or leave 'font' out for the defaults")
+    }
+
     @Test func presetFilesResolveRelativePictures() throws {
         let file = try MarkerFile(contentsOfFile: repositoryRoot.appendingPathComponent("Golden/markers/callout-short.json").path)
         #expect(file.style.name == "callout")
