@@ -33,6 +33,9 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         do {
             let value = try JSONDecoder().decode(JSONValue.self, from: data)
             if let problem = JSONValue.trailingCommaProblem(data) { throw MarkerError(input: name, problem: "not valid JSON: " + problem) }
+            if let duplicate = JSONValue.duplicateKey(data) {
+                throw MarkerError(input: name, path: duplicate.place, problem: "given twice in one object (only one would be used)")
+            }
             try value.checkDepth(name: name, depth: 0)
             return value
         } catch let error as MarkerError {
@@ -117,6 +120,73 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
             }
         }
         return nil
+    }
+
+    /// Foundation's decoder keeps one of two members with the same key
+    /// (`{"preset": "pin", "preset": "callout"}`), so a pasted or misedited
+    /// line would pass silently: the first key in `bytes` that its object
+    /// repeats, with the member's place as errors name places
+    /// (`marker.children[1].fill`); nil when there is none. Keys are compared
+    /// as the decoder compares them (escapes decoded, as Swift strings).
+    /// Call it on text the decoder accepted. Shared by every reader of JSON
+    /// documents (descriptions, sprite inputs); linear in `bytes`.
+    public static func duplicateKey<Bytes: Collection>(_ bytes: Bytes) -> (place: String, key: String)?
+    where Bytes.Element == UInt8 {
+        var stack: [DuplicateKeyContainer] = []
+        var inString = false, escaped = false, hasEscape = false
+        var token: [UInt8] = []
+        func place(of key: String) -> String {
+            var place = ""
+            for container in stack.dropLast() {
+                if container.isObject { place += place.isEmpty ? container.key : "." + container.key } else { place += "[\(container.index)]" }
+            }
+            return place.isEmpty ? key : place + "." + key
+        }
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    hasEscape = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    guard let last = stack.indices.last, stack[last].isObject, stack[last].expectsKey else { continue }
+                    var key = String(decoding: token, as: UTF8.self)
+                    if hasEscape, let decoded = try? JSONSerialization.jsonObject(
+                        with: Data([UInt8(ascii: "\"")] + token + [UInt8(ascii: "\"")]), options: [.fragmentsAllowed]) as? String {
+                        key = decoded
+                    }
+                    if !stack[last].keys.insert(key).inserted { return (place(of: key), key) }
+                    stack[last].key = key
+                    stack[last].expectsKey = false
+                    continue
+                }
+                token.append(byte)
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true; hasEscape = false; token.removeAll(keepingCapacity: true)
+            case UInt8(ascii: "{"): stack.append(DuplicateKeyContainer(isObject: true, expectsKey: true))
+            case UInt8(ascii: "["): stack.append(DuplicateKeyContainer(isObject: false, expectsKey: false))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = stack.popLast()
+            case UInt8(ascii: ","):
+                guard let last = stack.indices.last else { break }
+                if stack[last].isObject { stack[last].expectsKey = true } else { stack[last].index += 1 }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// An object or array open in `duplicateKey`'s scan.
+    private struct DuplicateKeyContainer {
+        let isObject: Bool
+        var keys: Set<String> = []
+        /// The key of the member being read (objects); `index`: the item's (arrays).
+        var key = ""
+        var index = 0
+        var expectsKey: Bool
     }
 
     /// "Unexpected end of file." as "unexpected end of file", to follow a colon; nil when empty.

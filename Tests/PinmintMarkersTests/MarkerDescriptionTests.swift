@@ -85,6 +85,11 @@ import Testing
          "test.json: marker.maxLines: 1.5 is not a whole number"),
         (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H10"}}}"##,
          "test.json: marker.shape.data: the path's bounds are 10.0 x 0.0"),
+        // Foundation's decoder keeps one of two members with the same key: the other passed silently.
+        (##"{"marker": {"type": "box", "children": [{"type": "spacer"}, {"type": "box", "fill": "#fff", "fill": "#000"}]}}"##,
+         "test.json: marker.children[1].fill: given twice in one object (only one would be used)"),
+        (##"{"marker": {"type": "box", "fill": "#fff", "f\u0069ll": "#000"}}"##, "test.json: marker.fill: given twice in one object"),
+        (##"{"marker": {"type": "box"}, "marker": {"type": "text", "text": "a"}}"##, "test.json: marker: given twice in one object"),
         // A condition on the root part dropped the whole marker: "marker: expected a part (an object), found null".
         (##"{"options": [{"name": "t", "type": "text"}], "marker": {"type": "box", "when": "t", "width": 10, "height": 10}}"##,
          "test.json: marker.when: the root part cannot have 'when' (without it there would be no marker); put the condition on its children"),
@@ -102,6 +107,17 @@ import Testing
     @Test func aPresetThatIsNotANameIsNamedAsTheProblem() {
         let message = problem { try MarkerFile(json: Data(#"{"preset": 5}"#.utf8), input: "m.json", baseDirectory: "") }
         #expect(message.hasPrefix("m.json: preset: expected a preset's name"), "\(message)")
+    }
+
+    /// `{"preset": "pin", "preset": "callout"}` rendered pin and exited 0.
+    @Test func aKeyGivenTwiceInAPresetFileIsRefused() {
+        #expect(problem { try MarkerFile(json: Data(#"{"preset": "pin", "preset": "callout"}"#.utf8), input: "m.json", baseDirectory: "") }
+            == "m.json: preset: given twice in one object (only one would be used)")
+        #expect(problem { try MarkerFile(json: Data(#"{"preset": "pin", "options": {"label": "1", "label": "2"}}"#.utf8), input: "m.json", baseDirectory: "") }
+            == "m.json: options.label: given twice in one object (only one would be used)")
+        // The same key in different objects, and a key's text as a value, are fine.
+        #expect(problem { try MarkerFile(json: Data(#"{"preset": "pin", "options": {"label": "preset"}}"#.utf8), input: "m.json", baseDirectory: "") }
+            == "no error")
     }
 
     @Test func jsonNestedTooDeepForTheParserSaysSo() {
