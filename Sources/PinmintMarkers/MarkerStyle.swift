@@ -95,6 +95,14 @@ public struct MarkerStyle: Sendable {
                               problem: "'\(option.name)' is a flag of pinmint render itself (\(MarkerStyle.reservedOptionNames.sorted().joined(separator: ", "))): "
                                 + "a style option cannot take it")
         }
+        // A flag option NAME is turned off by --no-NAME: an option of that name would take the same flag.
+        for (index, option) in options.enumerated() where option.name.hasPrefix("no-") {
+            let flagName = String(option.name.dropFirst(3))
+            guard let flag = options.first(where: { $0.name == flagName }), case .flag = flag.kind else { continue }
+            throw MarkerError(input: input, path: "options[\(index)].name",
+                              problem: "'\(option.name)' is the flag that turns the flag option '\(flagName)' off (--\(option.name)): "
+                                + "an option cannot take it")
+        }
         self.options = options
 
         var variants: [(String, JSONValue)] = []

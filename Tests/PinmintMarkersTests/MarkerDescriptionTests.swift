@@ -79,6 +79,9 @@ import Testing
          "test.json: options[0].name: 'meta' is a flag of pinmint render itself"),
         (##"{"options": [{"name": "o", "type": "text", "default": ""}], "marker": {"type": "box"}}"##,
          "test.json: options[0].name: 'o' is a flag of pinmint render itself"),
+        // --no-x turned x off and set no-x at once, and render's --help listed --no-x twice.
+        (##"{"options": [{"name": "no-x", "type": "text", "default": ""}, {"name": "x", "type": "flag"}], "marker": {"type": "box"}}"##,
+         "test.json: options[0].name: 'no-x' is the flag that turns the flag option 'x' off (--no-x): an option cannot take it"),
         (##"{"marker": {"type": "box", "shape": {"type": "path", "data": "M0 0H0V0Z"}}}"##,
          "test.json: marker.shape.data: the path's bounds are 0.0 x 0.0: without a viewBox"),
         (##"{"marker": {"type": "text", "text": "a", "maxLines": 1.5}}"##,
