@@ -35,6 +35,11 @@ public enum MarkerLimits {
     public static let maximumLength = 2048.0
     /// Pixel ratios a marker may be rendered at.
     public static let scaleRange = 0.25...8.0
+    /// The widest or tallest picture (PNG file) a part may draw, in pixels:
+    /// a photo or an avatar, shrunk to a marker's size, so 4096 is room to
+    /// spare; a rendered marker may be larger (`Canvas.maximumSide`, 16384).
+    /// Decoding is refused from the header before anything is allocated.
+    public static let maximumPictureSide = 4096
     /// Variants (e.g. unselected and selected) in one style.
     public static let maximumVariantCount = 16
     /// Options one style may declare.

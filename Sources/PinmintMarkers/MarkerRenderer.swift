@@ -128,8 +128,9 @@ public final class MarkerRenderer {
         if let cached = pictures[file] { return cached }
         guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such picture file") }
         let image: Image
+        let side = MarkerLimits.maximumPictureSide
         do {
-            image = try PNGDecoder.decode(contentsOfFile: file, limits: PNGDecoder.Limits(maximumSide: 4096, maximumPixelCount: 4096 * 4096)).image
+            image = try PNGDecoder.decode(contentsOfFile: file, limits: PNGDecoder.Limits(maximumSide: side, maximumPixelCount: side * side)).image
         } catch {
             throw MarkerError(input: file, problem: "not a usable PNG picture: \(error.problem)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PinmintMarkers
+import PinmintPNG
 import Testing
 
 /// The description format: options, placeholders, conditions and errors
@@ -180,6 +181,25 @@ import Testing
             .hasPrefix("test.json: marker.children[0].font: none of the families Nonexistent Font is installed; available: "))
         #expect(problem { try style(##"{"marker": {"type": "text", "text": "abc", "font": []}}"##).resolve(options: [:]) }
             == "test.json: marker.font: an empty list: give one or more family names, or leave 'font' out for the defaults")
+    }
+
+    /// docs/markers.md said pictures may be "up to 16384 pixels a side"
+    /// (that is a rendered image's limit); pictures stop at 4096.
+    @Test func picturesUpToTheDocumentedSideAreDrawn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pinmint-markers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let side = MarkerLimits.maximumPictureSide
+        let renderer = try makeRenderer()
+        for width in [side, side + 1] {
+            let file = folder.appendingPathComponent("wide-\(width).png").path
+            try PNGEncoder.writeAtomically(try PNGEncoder.encode(straightRGBA8: [UInt8](repeating: 255, count: width * 4), width: width, height: 1), to: file)
+            let picture = try style(##"{"marker": {"type": "picture", "file": "\##(file)", "width": 20, "height": 20}}"##)
+            let message = problem { try renderer.render(style: picture, scale: 1) }
+            #expect(width == side ? message == "no error" : message.contains("exceeds the limit (\(side) per side"), "\(message)")
+        }
+        let documentation = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/markers.md"), encoding: .utf8)
+        #expect(documentation.contains("pictures (PNG files) up to \(side) pixels a side"))
     }
 
     @Test func presetFilesResolveRelativePictures() throws {
