@@ -58,6 +58,7 @@ func runDiff(_ rawArguments: [String]) -> Never {
         print(diffHelp)
         finish(DiffExitCode.match)
     }
+    if rawArguments.isEmpty { failWithUsage(diffHelp, code: DiffExitCode.badInput) }
     do {
         finish(try diff(rawArguments))
     } catch let error as UsageError {

@@ -62,6 +62,7 @@ func runGolden(_ rawArguments: [String]) -> Never {
         finish(0)
     }
     let badInput: Int32 = 3
+    if rawArguments.isEmpty { failWithUsage(goldenHelp, code: badInput) }
     do {
         try checkArgumentsAreUTF8(command: "pinmint golden")
         let arguments = try Arguments(command: "pinmint golden", arguments: rawArguments,

@@ -40,10 +40,30 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
     exit(code)
 }
 
-/// A command given without what it needs: its usage on standard error, exit code 2.
-func failWithUsage(_ help: String) -> Never {
-    writeStandardError(help + "\n")
-    exit(2)
+/// A command given no arguments: one line on standard error, as any bad
+/// input, with its usage and where its help is, then exit `code` (2; diff
+/// and golden use their bad-input code, 3). `help` is the command's --help
+/// text, which starts with `Usage: pinmint COMMAND …` or with `Usage:` and
+/// one indented line per form (`  pinmint png info FILE   describe …`).
+func failWithUsage(_ help: String, code: Int32 = 2) -> Never {
+    let lines = help.split(separator: "\n").map(String.init)
+    var forms: [String] = []
+    if let first = lines.first, first.hasPrefix("Usage:") {
+        let synopsis = first.dropFirst("Usage:".count).trimmingCharacters(in: .whitespaces)
+        if !synopsis.isEmpty {
+            forms = [synopsis]
+        } else {
+            // Each form up to the two spaces before its description.
+            for line in lines.dropFirst() {
+                guard line.hasPrefix("  ") else { break }
+                let form = line.trimmingCharacters(in: .whitespaces)
+                forms.append(form.range(of: "  ").map { String(form[..<$0.lowerBound]) } ?? form)
+            }
+        }
+    }
+    let command = forms.first?.split(separator: " ").prefix(2).joined(separator: " ") ?? "pinmint"
+    fail("\(command.dropFirst("pinmint ".count)): missing arguments (usage: \(forms.joined(separator: " | ")); "
+         + "see '\(command) --help')", code: code)
 }
 
 /// Ends the program with `code` once what `print` buffered is written: a
@@ -98,7 +118,9 @@ let commandLine = Array(CommandLine.arguments.dropFirst())
 do {
     switch commandLine.first {
     case nil:
-        failWithUsage(topLevelHelp)
+        // The program's overview: its commands, on standard error.
+        writeStandardError(topLevelHelp + "\n")
+        exit(2)
     case "--help", "-h", "help":
         print(topLevelHelp)
     case "--version":

@@ -205,12 +205,29 @@ struct RenderCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["icon.PNG", "icon@2x.PNG", "pin.svg"])
     }
 
-    /// `pinmint` alone exited 0: usage goes to standard error with exit code 2.
-    @Test(arguments: [[], ["png"], ["render"], ["sprite"], ["batch"]])
-    func aCommandWithNothingToDoIsUsageAndExitCodeTwo(_ arguments: [String]) throws {
-        let result = try runPinmint(arguments)
-        #expect(result.status == 2, "\(arguments)")
-        #expect(result.standardOutput.isEmpty && result.standardError.contains("Usage:"), "\(arguments)")
+    /// `pinmint` alone exited 0: its overview goes to standard error with exit code 2.
+    @Test func pinmintAloneIsItsOverviewAndExitCodeTwo() throws {
+        let result = try runPinmint([])
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty && result.standardError.contains("Usage:"))
+    }
+
+    /// A command with no arguments is one line on standard error, its usage
+    /// and where its help is: render, sprite, batch and png printed their
+    /// whole help there, diff and golden one line without the usage.
+    @Test(arguments: [
+        ("render", Int32(2), "pinmint render PRESET|MARKER.json|ICON.svg -o OUT.png [options] [--OPTION VALUE]..."),
+        ("sprite", 2, "pinmint sprite INPUT... -o OUT/NAME [options]"),
+        ("batch", 2, "pinmint batch DATA -o DIR --style PRESET|MARKER.json [--set OPTION=TEMPLATE]... [options]"),
+        ("png", 2, "pinmint png info FILE [--json] | pinmint png convert IN -o OUT [--png MODE]"),
+        ("diff", 3, "pinmint diff EXPECTED.png ACTUAL.png [--diff OUT.png] [--threshold 0.1] [--include-aa]"),
+        ("golden", 3, "pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]"),
+    ])
+    func aCommandWithNoArgumentsIsOneUsageLine(_ command: String, _ status: Int32, _ usage: String) throws {
+        let result = try runPinmint([command])
+        #expect(result.status == status)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError == "pinmint: \(command): missing arguments (usage: \(usage); see 'pinmint \(command) --help')\n")
     }
 
     @Test func helpAndVersion() throws {
