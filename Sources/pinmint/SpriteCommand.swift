@@ -90,27 +90,52 @@ func runSprite(_ rawArguments: [String]) throws {
         summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
     }
     if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(warning)\n") } }
-    let folder = PathName.folder(of: base)
-    let madeFolder = !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
-    if madeFolder {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw UsageError(message: "\(folder): cannot create the folder: \(error.localizedDescription)")
-        }
-    }
-    // No sprite file may replace one of the inputs (`-o icons/pin` beside icons/pin.png).
-    try refuseClashingOutputs(files.map { ($0.path, "-o") }, inputs: inputs.inputFiles, command: "pinmint sprite")
-    // Every file of the sprite, or none: a file that cannot be written leaves the old sprite as it was.
+    // The folders made for the sprite are removed again if it is not written (a name too long, a clash).
+    let madeFolders = try makeFolders(PathName.folder(of: base))
     let set = FileSet(folderProblem: SpriteSheet.folderProblem)
     do {
+        // No sprite file may replace one of the inputs (`-o icons/pin` beside icons/pin.png).
+        try refuseClashingOutputs(files.map { ($0.path, "-o") }, inputs: inputs.inputFiles, command: "pinmint sprite")
+        // Every file of the sprite, or none: a file that cannot be written leaves the old sprite as it was.
         for file in files { try set.stage(file.bytes, for: file.path) }
         try set.commit()
     } catch {
-        if madeFolder { rmdir(folder) }
+        set.discard()
+        removeFolders(madeFolders)
         throw error
     }
     if !quiet {
         writeStandardError("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n")
     }
+}
+
+/// Makes `folder` and every missing folder above it, one at a time, and
+/// returns those it made, outermost first (a folder that a path through
+/// `..` reaches and that already exists is not one of them). When one
+/// cannot be made, those made before it are removed and the error names it.
+func makeFolders(_ folder: String) throws(UsageError) -> [String] {
+    var missing: [String] = []
+    var current = folder
+    while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
+        missing.insert(current, at: 0)
+        current = PathName.folder(of: current)
+    }
+    var made: [String] = []
+    for path in missing where !FileManager.default.fileExists(atPath: path) {
+        guard mkdir(path, 0o777) == 0 else {
+            let reason = String(cString: strerror(errno))
+            removeFolders(made)
+            throw UsageError(message: "\(path): cannot create the folder: \(reason)")
+        }
+        made.append(path)
+    }
+    return made
+}
+
+/// Removes `folders` (as `makeFolders` returns them), innermost first; one
+/// that is not empty stays.
+func removeFolders(_ folders: [String]) {
+    for folder in folders.reversed() { rmdir(folder) }
 }
 
 /// `--ratio 1,2`: distinct pixel ratios in 0.25...8.

@@ -405,6 +405,28 @@ struct SpriteAndBatchOutputTests {
     }
 }
 
+/// A sprite that is not written leaves no folder behind: `-o na/nb/NAME`
+/// with a name too long for the file system made na/nb, then removed nb
+/// alone.
+@Suite struct SpriteFolderCleanupTests {
+    @Test func aFailedSpriteRemovesTheFoldersItMade() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icon = folder.appendingPathComponent("pin.svg")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Golden/scenes/pin.svg"), to: icon)
+        let kept = folder.appendingPathComponent("kept").path
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        let tooLong = String(repeating: "x", count: 260)
+        for base in [folder.path + "/na/nb/" + tooLong, kept + "/na/nb/" + tooLong] {
+            let result = try runPinmint(["sprite", icon.path, "-o", base, "--ratio", "1"])
+            #expect(result.status == 2, "\(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["kept", "pin.svg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept).isEmpty)
+    }
+}
+
 /// Sprite files never replace the inputs they are made from.
 @Suite struct SpriteOutputOverInputTests {
     @Test func aSpriteNamedLikeAnInputIconIsRefused() throws {
