@@ -55,8 +55,9 @@ public struct SpriteInputs: Sendable {
 
     /// Collects the sources named by `paths` (files and folders).
     /// - Throws: `SpriteError` naming the file for a missing path, an
-    ///   unsupported file, a malformed description or sidecar, a duplicate id,
-    ///   or sidecar metadata for an id no input has.
+    ///   unsupported file, a malformed description or sidecar, an id that
+    ///   `SpriteID` refuses (from a file name as from a list's `"id"`), a
+    ///   duplicate id, or sidecar metadata for an id no input has.
     public init(paths: [String]) throws(SpriteError) {
         var sidecarEntries: [(file: String, id: String)] = []
         for path in paths {
@@ -83,10 +84,15 @@ public struct SpriteInputs: Sendable {
                 throw SpriteError(input: path, problem: "not an input a sprite takes (.svg, .png, a marker .json, a sidecar .json, or a folder)")
             }
         }
-        // Duplicate ids across inputs, then sidecar ids that name nothing.
+        // Ids that cannot be ids (one made from a file name with a newline
+        // or an ESC in it, as a marker list's "id" would be refused), duplicate
+        // ids across inputs, then sidecar ids that name nothing.
         var seen: [String: Int] = [:]
         for (index, source) in sources.enumerated() {
             for id in Self.ids(of: source) {
+                if let problem = SpriteID.problem(id) {
+                    throw SpriteError(input: Self.origin(of: source), problem: problem)
+                }
                 if let first = seen[id] {
                     throw SpriteError(input: Self.origin(of: source), problem: "duplicate id '\(id)' (also from \(Self.origin(of: sources[first])))")
                 }
