@@ -13,7 +13,8 @@ import PinmintSVG
 ///   as spreet names them. `NAME@2x.png` beside `NAME.png` is used at @2x.
 /// - **SVG files**: drawn at each ratio exactly as `pinmint render ICON.svg --scale R`.
 /// - **PNG files**: `NAME.png`, and `NAME@Rx.png` for @Rx when present (else
-///   `NAME.png` resampled, with a warning).
+///   `NAME.png` resampled, with a warning); `NAME@Rx.png` must be R times
+///   `NAME.png`'s size (within a pixel when that is not whole).
 /// - **Marker descriptions** (`.json`): one marker (a preset with options or
 ///   a style), or a list of them, each with an optional `"id"` and
 ///   `"sprite"` object (`stretchable`, `content`, `stretchX`, `stretchY`,
@@ -215,6 +216,19 @@ public struct SpriteInputs: Sendable {
         return files
     }
 
+    /// The width and height in a PNG file's header (its first 24 bytes),
+    /// or nil when the file does not start as a PNG does: an @Nx file is
+    /// checked against its @1x file's size without decoding it.
+    static func pngSize(_ path: String) -> (width: Int, height: Int)? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var header = [UInt8](repeating: 0, count: 24)
+        guard fread(&header, 1, 24, file) == 24, header[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+              header[12..<16] == Array("IHDR".utf8)[...] else { return nil }
+        func number(_ offset: Int) -> Int { header[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
     // MARK: JSON inputs
 
     /// Adds a marker description, a list of them, or a sidecar; returns the sidecar's ids.
@@ -346,6 +360,12 @@ public struct SpriteInputs: Sendable {
                 throw SpriteError(input: path, problem: "not a usable PNG: \(error.problem)")
             }
             if files[ratio] != nil {
+                if ratio != 1, let base = files[1], let size = Self.pngSize(base),
+                   abs(Double(decoded.width) - Double(size.width) * ratio) >= 1 || abs(Double(decoded.height) - Double(size.height) * ratio) >= 1 {
+                    throw SpriteError(input: path, problem: "is \(decoded.width)x\(decoded.height) pixels; an @\(format(ratio))x file must be "
+                                      + "\(format(ratio)) times the \(size.width)x\(size.height) of \(PathName.lastComponent(of: base)) "
+                                      + "(\(format(Double(size.width) * ratio))x\(format(Double(size.height) * ratio)))")
+                }
                 return [SpriteImage(id: id, width: decoded.width, height: decoded.height, pixels: decoded.straightRGBA8,
                                     pixelRatio: ratio, source: path)]
             }

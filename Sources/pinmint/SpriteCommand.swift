@@ -14,7 +14,8 @@ Inputs (any mix):
   FOLDER          every .svg and .png below it; ids are paths without the
                   extension, so sub-folders become prefixes (food/cafe)
   ICON.svg        drawn at each ratio as 'pinmint render ICON.svg --scale R'
-  ICON.png        ICON@2x.png beside it is used at @2x (else ICON.png is resampled)
+  ICON.png        ICON@2x.png beside it (twice its size) is used at @2x (else ICON.png
+                  is resampled)
   MARKER.json     a marker description (a preset with options or a style) or a
                   list of them, each with an optional "id" and "sprite" object;
                   a marker drawn without text (an empty label) is stretchable

@@ -40,4 +40,32 @@ struct SpriteInputsTests {
             try SpriteInputs(paths: [list])
         }
     }
+
+    /// NAME@Sx.png must be S times NAME.png (within a pixel when S times the
+    /// size is not whole): a 4096² a@2x.png beside a 20² a.png made a 4096²
+    /// @2x sheet.
+    @Test(arguments: [(20, 2.0, 4096, false), (20, 2.0, 41, false), (20, 2.0, 39, false), (20, 2.0, 40, true),
+                      (15, 1.5, 22, true), (15, 1.5, 23, true), (15, 1.5, 24, false), (15, 3.0, 45, true)])
+    func aRetinaFileMustBeItsRatioTimesTheBaseFile(_ side: Int, _ ratio: Double, _ retinaSide: Int, _ accepted: Bool) throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ratioText = ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio)
+        let retina = folder + "/a@\(ratioText)x.png"
+        try Self.writePNG(folder + "/a.png", width: side, height: side)
+        try Self.writePNG(retina, width: retinaSide, height: retinaSide)
+        let inputs = try SpriteInputs(paths: [folder])
+        if accepted {
+            #expect(try inputs.render(ratio: ratio).map(\.width) == [retinaSide])
+        } else {
+            do {
+                let images = try inputs.render(ratio: ratio)
+                Issue.record("a \(retinaSide)x\(retinaSide) a@\(ratioText)x.png was taken as \(images.map { "\($0.width)x\($0.height)" })")
+            } catch {
+                #expect(error.input == retina)
+                #expect(error.problem.hasPrefix("is \(retinaSide)x\(retinaSide) pixels; an @\(ratioText)x file must be \(ratioText) times "
+                                                + "the \(side)x\(side) of a.png"), "\(error)")
+            }
+        }
+        #expect(try inputs.render(ratio: 1).map(\.width) == [side])
+    }
 }
