@@ -58,9 +58,11 @@ public struct SpriteInputs: Sendable {
     /// - Throws: `SpriteError` naming the file for a missing path, an
     ///   unsupported file, a malformed description or sidecar, an id that
     ///   `SpriteID` refuses (from a file name as from a list's `"id"`), a
-    ///   duplicate id, or sidecar metadata for an id no input has.
+    ///   duplicate id, metadata for one id in two sidecars, or sidecar
+    ///   metadata for an id no input has.
     public init(paths: [String]) throws(SpriteError) {
         var sidecarEntries: [(file: String, id: String)] = []
+        var sidecarFiles: [String: String] = [:]     // id → the sidecar that gives its metadata
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -80,7 +82,15 @@ public struct SpriteInputs: Sendable {
                 }
                 sources.append(.png(id: id, files: Self.ratioFiles(base: path)))
             case "json":
-                sidecarEntries += try addJSON(path)
+                // One sidecar per id: which of two would win is not something to guess from the order of the arguments.
+                for entry in try addJSON(path) {
+                    if let earlier = sidecarFiles[entry.id] {
+                        throw SpriteError(input: path, problem: "icons.\(entry.id): \(earlier) gives metadata for '\(entry.id)' too; "
+                                          + "give each id's metadata in one sidecar")
+                    }
+                    sidecarFiles[entry.id] = path
+                    sidecarEntries.append(entry)
+                }
             default:
                 throw SpriteError(input: path, problem: "not an input a sprite takes (.svg, .png, a marker .json, a sidecar .json, or a folder)")
             }
@@ -248,7 +258,7 @@ public struct SpriteInputs: Sendable {
             var ids: [(String, String)] = []
             for id in icons.keys.sorted() {
                 let override = try SpriteMetadataOverride(icons[id]!, place: "icons.\(id)", input: path, allowsStretchable: false)
-                overrides[id, default: SpriteMetadataOverride()].merge(override)
+                overrides[id] = override    // the same id in an earlier sidecar is refused by `init`
                 ids.append((path, id))
             }
             return ids

@@ -73,17 +73,6 @@ public struct SpriteMetadataOverride: Sendable, Hashable {
         stretchable = try flag("stretchable")
     }
 
-    /// Fields set here replace those of `other`'s… merged: later sidecars win key by key.
-    mutating func merge(_ other: SpriteMetadataOverride) {
-        content = other.content ?? content
-        stretchX = other.stretchX ?? stretchX
-        stretchY = other.stretchY ?? stretchY
-        textFitWidth = other.textFitWidth ?? textFitWidth
-        textFitHeight = other.textFitHeight ?? textFitHeight
-        sdf = other.sdf ?? sdf
-        stretchable = other.stretchable ?? stretchable
-    }
-
     /// `image`'s metadata with these fields scaled to its ratio and put over
     /// it; checked against the image's size.
     func applied(to image: SpriteImage, input: String) throws(SpriteError) -> SpriteMetadata {

@@ -68,4 +68,26 @@ struct SpriteInputsTests {
         }
         #expect(try inputs.render(ratio: 1).map(\.width) == [side])
     }
+
+    /// Two sidecars with metadata for one id: the later one's keys silently
+    /// replaced the earlier one's.
+    @Test func anIdInTwoSidecarsIsRefusedNamingBoth() throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.writePNG(folder + "/pin.png", width: 8, height: 8)
+        try Self.writePNG(folder + "/dot.png", width: 8, height: 8)
+        let first = folder + "/first.json", second = folder + "/second.json", other = folder + "/other.json"
+        try Data(#"{"icons": {"pin": {"sdf": true}}}"#.utf8).write(to: URL(fileURLWithPath: first))
+        try Data(#"{"icons": {"pin": {"content": [1, 1, 5, 5]}}}"#.utf8).write(to: URL(fileURLWithPath: second))
+        try Data(#"{"icons": {"dot": {"content": [1, 1, 5, 5]}}}"#.utf8).write(to: URL(fileURLWithPath: other))
+        #expect(throws: SpriteError(input: second, problem: "icons.pin: \(first) gives metadata for 'pin' too; "
+                                    + "give each id's metadata in one sidecar")) {
+            try SpriteInputs(paths: [folder + "/pin.png", first, second])
+        }
+        // Different ids in different sidecars are fine.
+        let inputs = try SpriteInputs(paths: [folder + "/pin.png", folder + "/dot.png", first, other])
+        let images = try inputs.render(ratio: 1)
+        #expect(images.first { $0.id == "pin" }?.metadata.sdf == true)
+        #expect(images.first { $0.id == "dot" }?.metadata.content == [1, 1, 5, 5])
+    }
 }
