@@ -164,6 +164,10 @@ public final class BatchRenderer: @unchecked Sendable {
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
                                   index: index)
         let recipeBase = recipeBase(), dataName = reader.input
+        // Sprite images are counted as rows make them: a sprite that cannot fit stops the batch then, not after every row.
+        let capacity = configuration.sprite.map {
+            SpriteSheetCapacity(maximumSize: $0.maximumSize, spacing: $0.spacing, unique: $0.unique, name: $0.name)
+        }
         DispatchQueue.concurrentPerform(iterations: configuration.jobs) { worker in
             let renderer = worker == 0 ? firstRenderer : LazyRenderer(fontFolders: configuration.fontFolders)
             while let job = state.nextJob(configuration: configuration) {
@@ -172,7 +176,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 case .failed(let error): outcome = .failed(error)
                 case .render(let row, let id):
                     outcome = self.render(row, id: id, dataName: dataName, renderer: renderer, recipeBase: recipeBase, previous: previous,
-                                          readFiles: readFiles, batchFiles: batchFiles)
+                                          readFiles: readFiles, batchFiles: batchFiles, capacity: capacity)
                 }
                 state.complete(job.sequence, outcome)
             }
@@ -205,9 +209,12 @@ public final class BatchRenderer: @unchecked Sendable {
     /// - Parameters:
     ///   - readFiles: the data and style files, with what each is ("the data file a.csv").
     ///   - batchFiles: the index and sprite files, with the option that names each.
+    ///   - capacity: with sprite output, what the sheets hold; an image that does not fit stops the batch.
     private func render(_ row: DataRow, id: String, dataName: String, renderer: LazyRenderer, recipeBase: FNV1a, previous: PreviousIndex?,
-                        readFiles: [FileIdentity: String], batchFiles: [FileIdentity: String]) -> RowOutcome {
+                        readFiles: [FileIdentity: String], batchFiles: [FileIdentity: String],
+                        capacity: SpriteSheetCapacity?) -> RowOutcome {
         let configuration = self.configuration
+        if let overflow = capacity?.overflow { return .fatal(overflow) }
         let style = configuration.file.style
         let input = "\(dataName):\(row.line)"
         func fail(_ problem: String) -> RowOutcome { .failed(SpriteError(input: "", line: row.line, problem: problem)) }
@@ -267,8 +274,10 @@ public final class BatchRenderer: @unchecked Sendable {
                 do {
                     let marker = try markerRenderer.render(description, scale: scale)
                     var recipeText: String? = nil, pngText: String? = nil
-                    if configuration.sprite != nil {
-                        images.append(SpriteImage(marker: marker, id: markerID, source: input))
+                    if let sprite = configuration.sprite {
+                        var image = SpriteImage(marker: marker, id: markerID, source: input)
+                        if sprite.sdf { image = SignedDistanceField.make(from: image) }
+                        images.append(image)
                     } else {
                         let bytes = try marker.pngData(mode: configuration.pngMode)
                         var hash = FNV1a()
@@ -290,6 +299,10 @@ public final class BatchRenderer: @unchecked Sendable {
                     return fail("\(error)")
                 }
             }
+        }
+        // Counted once the row has succeeded: a failed row's images take no room.
+        for image in images {
+            do { try capacity?.add(image) } catch { return .fatal(error) }
         }
         return .done(lines: lines, images: images, rendered: rendered, skipped: skipped)
     }
@@ -357,8 +370,7 @@ public final class BatchRenderer: @unchecked Sendable {
         var lines: [String] = []
         var outputs: [(String, [UInt8])] = []
         for scale in configuration.scales {
-            var atScale = images.filter { $0.pixelRatio == scale }
-            if sprite.sdf { atScale = atScale.map(SignedDistanceField.make) }
+            let atScale = images.filter { $0.pixelRatio == scale }     // distance fields already, with `sdf`
             let sheet = try SpriteSheet.pack(atScale, spacing: sprite.spacing, maximumSize: sprite.maximumSize,
                                              unique: sprite.unique, name: sprite.name)
             let base = PathName.appending(SpriteSheet.fileBase(sprite.name, pixelRatio: scale), to: configuration.outputFolder)

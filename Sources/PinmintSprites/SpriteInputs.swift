@@ -307,11 +307,20 @@ public struct SpriteInputs: Sendable {
     // MARK: Rendering
 
     /// Draws every source at `ratio` on `jobs` threads (one `MarkerRenderer`
-    /// per thread), in source order, and applies the sidecar metadata.
+    /// per thread), in source order, and applies the sidecar metadata, then
+    /// `prepare` (a distance field, say) to each image.
     /// Warnings (missing glyphs, resampled PNGs) go to `warn`. Throws
     /// `SpriteError` for a ratio outside `MarkerLimits.scaleRange` (0.25...8,
     /// what `--ratio` accepts) or not finite.
+    ///
+    /// With a `capacity`, each prepared image is counted into it as it is
+    /// made, and the first image that does not fit (too large, or more than
+    /// a sheet can hold) stops the rendering: its error is thrown once the
+    /// images in progress are done, so no more than about a sheet's worth of
+    /// pixels is ever held.
     public func render(ratio: Double, jobs: Int = 1, fontFolders: [String] = [],
+                       capacity: SpriteSheetCapacity? = nil,
+                       prepare: @Sendable (SpriteImage) -> SpriteImage = { $0 },
                        warn: @Sendable (String) -> Void = { _ in }) throws(SpriteError) -> [SpriteImage] {
         // Checked here once: a resampled PNG converts its scaled size to Int, which a NaN or huge ratio trapped.
         guard ratio.isFinite, MarkerLimits.scaleRange.contains(ratio) else {
@@ -327,12 +336,19 @@ public struct SpriteInputs: Sendable {
             while true {
                 let index = next.increment()
                 guard index < sources.count, !results.hasFailure(before: index) else { return }
+                if let overflow = capacity?.overflow {
+                    // Another worker's image did not fit: nothing more is drawn.
+                    results.set(index, .failure(overflow))
+                    return
+                }
                 results.set(index, Result { () throws(SpriteError) -> [SpriteImage] in
                     var images = try Self.render(sources[index], ratio: ratio, renderer: renderer, warn: warn)
                     for position in images.indices {
                         if let override = overrides[images[position].id] {
                             images[position].metadata = try override.applied(to: images[position], input: Self.origin(of: sources[index]))
                         }
+                        images[position] = prepare(images[position])
+                        try capacity?.add(images[position])
                     }
                     return images
                 })

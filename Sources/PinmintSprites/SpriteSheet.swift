@@ -65,9 +65,7 @@ public struct SpriteSheet: Sendable {
                 throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)' is an empty image (\(image.width)x\(image.height))")
             }
             guard image.width <= maximumSize, image.height <= maximumSize else {
-                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
-                                  problem: "'\(image.id)' is \(image.width)x\(image.height) pixels at @\(format(image.pixelRatio))x, "
-                                  + "larger than the sheet's maximum side of \(maximumSize) (--max-size)")
+                throw tooLarge(image, maximumSize: maximumSize)
             }
             if let problem = image.metadata.problem(width: image.width, height: image.height) {
                 throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)': \(problem)")
@@ -100,9 +98,8 @@ public struct SpriteSheet: Sendable {
         let usedArea = sizes.reduce(0) { $0 + $1.width * $1.height }
         guard let layout = bestLayout(sizes, spacing: spacing, maximumSize: maximumSize) else {
             let paddedArea = sizes.reduce(0) { $0 + ($1.width + spacing) * ($1.height + spacing) }
-            throw SpriteError(input: name, problem: "\(owners.count) images (\(paddedArea) pixels with spacing) do not fit "
-                              + "in a \(maximumSize)x\(maximumSize) sheet at @\(format(images[0].pixelRatio))x; "
-                              + "raise --max-size, lower --spacing, use --unique or split the sprite")
+            throw doNotFit(count: owners.count, paddedArea: paddedArea, soFar: false, maximumSize: maximumSize,
+                           pixelRatio: images[0].pixelRatio, name: name)
         }
 
         var positions = [(x: Int, y: Int)](repeating: (0, 0), count: owners.count)
@@ -129,6 +126,21 @@ public struct SpriteSheet: Sendable {
         let sheetArea = layout.width * layout.height
         return SpriteSheet(width: layout.width, height: layout.height, pixels: pixels, entries: entries,
                            rectangleCount: owners.count, efficiency: sheetArea == 0 ? 1 : Double(usedArea) / Double(sheetArea))
+    }
+
+    /// `image` has a side over the sheet's.
+    static func tooLarge(_ image: SpriteImage, maximumSize: Int) -> SpriteError {
+        SpriteError(input: image.source.isEmpty ? image.id : image.source,
+                    problem: "'\(image.id)' is \(image.width)x\(image.height) pixels at @\(format(image.pixelRatio))x, "
+                    + "larger than the sheet's maximum side of \(maximumSize) (--max-size)")
+    }
+
+    /// `count` images do not fit; `soFar`: the first of them, counted while
+    /// they are made (`SpriteSheetCapacity`), before the others are.
+    static func doNotFit(count: Int, paddedArea: Int, soFar: Bool, maximumSize: Int, pixelRatio: Double, name: String) -> SpriteError {
+        SpriteError(input: name, problem: "\(count) images\(soFar ? " so far" : "") (\(paddedArea) pixels with spacing) do not fit "
+                    + "in a \(maximumSize)x\(maximumSize) sheet at @\(format(pixelRatio))x; "
+                    + "raise --max-size, lower --spacing, use --unique or split the sprite")
     }
 
     /// Tries sheet widths around the square root of the area (and the

@@ -78,11 +78,15 @@ func runSprite(_ rawArguments: [String]) throws {
     var files: [(path: String, bytes: [UInt8])] = []
     var summaries: [String] = []
     var imageCount = 0
+    let unique = arguments.flag("--unique"), allDistanceFields = arguments.flag("--sdf")
     for ratio in ratios {
-        var images = try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, warn: { warnings.add($0) })
-        // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
-        images = images.map { arguments.flag("--sdf") || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 }
-        let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: arguments.flag("--unique"), name: output)
+        // Counted as they are made: images that cannot fit stop the rendering, not the packing after it.
+        let capacity = SpriteSheetCapacity(maximumSize: maximumSize, spacing: spacing, unique: unique, name: output)
+        let images = try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, capacity: capacity,
+                                       // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
+                                       prepare: { allDistanceFields || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 },
+                                       warn: { warnings.add($0) })
+        let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
         let fileBase = SpriteSheet.fileBase(base, pixelRatio: ratio)
         files.append((fileBase + ".png", try sheet.pngData(mode: mode)))
         files.append((fileBase + ".json", Array(sheet.indexJSON(minified: arguments.flag("--minify")).utf8)))

@@ -427,6 +427,28 @@ struct SpriteAndBatchOutputTests {
     }
 }
 
+/// Images that cannot fit in one sheet stop `pinmint sprite` when their
+/// pixels pass a sheet's: forty 512-point boxes at @8x were all rendered
+/// (2.9 GB) before the packer said they did not fit.
+@Suite struct SpriteCapacityCommandTests {
+    @Test func aSpriteThatCannotFitStopsBeforeRenderingTheRest() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Eight 64-point boxes for a 128-pixel sheet, then a marker whose picture is missing:
+        // the fifth box stops the rendering before the marker is drawn (it was reported first).
+        let box = ##"{"marker": {"type": "box", "fill": "#f00", "width": 64, "height": 64}}"##
+        let broken = #"{"id": "broken", "preset": "pin", "options": {"picture": "missing.png"}}"#
+        let list = folder.appendingPathComponent("late.json")
+        try Data(("[" + Array(repeating: box, count: 8).joined(separator: ",") + "," + broken + "]").utf8).write(to: list)
+        let out = folder.appendingPathComponent("out/late").path
+        let result = try runPinmint(["sprite", list.path, "-o", out, "--ratio", "1", "--max-size", "128", "--jobs", "1"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(out): 5 images so far (20480 pixels with spacing) do not fit in a 128x128 sheet "
+                + "at @1x; raise --max-size, lower --spacing, use --unique or split the sprite\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+}
+
 /// Sprite files never replace the inputs they are made from.
 @Suite struct SpriteOutputOverInputTests {
     @Test func aSpriteNamedLikeAnInputIconIsRefused() throws {
