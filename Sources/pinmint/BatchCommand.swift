@@ -165,12 +165,14 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     bar.finish(summary)
     failures.finish()
     if !quiet && !summary.sheets.isEmpty {
-        writeStandardError("pinmint: sprite \(summary.sheets.joined(separator: ", "))\n")
+        writeStandardError("pinmint: sprite \(oneLine(summary.sheets.joined(separator: ", ")))\n")
     }
     return summary.failed > 0 ? 1 : 0
 }
 
-/// Failed rows on standard error: the first 100, then a count.
+/// Failed rows on standard error: the first 100, then a count. Each is one
+/// line (`oneLine`): a row's id or value may hold a newline or an escape
+/// sequence, shown as `\n`, `\u{1B}`, never sent to the terminal as is.
 private final class FailureReport: @unchecked Sendable {
     static let limit = 100
     private var count = 0
@@ -178,7 +180,7 @@ private final class FailureReport: @unchecked Sendable {
         count += 1
         if count <= Self.limit {
             ProgressBar.clearLine()
-            writeStandardError("pinmint: \(error.description)\n")
+            writeStandardError("pinmint: \(oneLine(error.description))\n")
         }
     }
     func finish() {
