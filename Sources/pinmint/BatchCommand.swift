@@ -20,8 +20,9 @@ Options:
   -o, --output DIR        the folder to write into (made if missing)
   --style PRESET|FILE     a preset (pinmint styles) or a marker description file
   --set OPTION=TEMPLATE   fill a style option from the row: {field} is a field's text,
-                          {{ and }} are braces (repeatable); --set id=TEMPLATE names the
-                          files (default: the row's id field, else row-LINE)
+                          {{ and }} are braces (repeatable, each OPTION once); --set
+                          id=TEMPLATE names the files (default: the row's id field, else
+                          row-LINE)
   --scale LIST            pixel ratios, e.g. 1,2 (default 1; 0.25...8); ratio 1 writes
                           ID.png, ratio N ID@Nx.png, variants ID-selected@Nx.png
   --sprite NAME           write DIR/NAME.png + NAME.json (and @Nx) sprite sheets instead
@@ -101,9 +102,11 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
         }
         let name = String(setting[..<equals]), text = String(setting[setting.index(after: equals)...])
         let template = try FieldTemplate(text, input: "--set \(name)")
-        if name == "id" { idTemplate = template; continue }
-        guard settings[name] == nil else { throw UsageError(message: "pinmint batch: --set \(name) given more than once") }
-        settings[name] = template
+        // Every option, the id too, takes one template: a second one is a mistake, not an override.
+        guard settings[name] == nil, name != "id" || idTemplate == nil else {
+            throw UsageError(message: "pinmint batch: --set \(name) given more than once")
+        }
+        if name == "id" { idTemplate = template } else { settings[name] = template }
     }
     let scales = try ratioList(arguments, option: "--scale", default: [1])
     var format: DataFormat? = nil

@@ -27,3 +27,19 @@ import Testing
         #expect(lines.standardError == "pinmint: \(jsonl.path):1: the id 'a\\nb' holds '\\n' \(allowed)\n")
     }
 }
+
+extension BatchRobustnessTests {
+    /// `--set id=a --set id=b` used b while a repeated `--set label` was refused.
+    @Test(arguments: ["id", "label"])
+    func aRepeatedSetIsRefused(_ name: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("d.csv")
+        try Data("id,n\na,1\n".utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--set", "\(name)={n}", "--set", "\(name)=x{n}"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: batch: --set \(name) given more than once\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
