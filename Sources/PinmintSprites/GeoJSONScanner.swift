@@ -182,11 +182,54 @@ struct GeoJSONScanner {
         }
         if properties["id"] == nil, let id = feature["id"] { properties["id"] = id }
         var coordinates: [Double]? = nil
-        if case .object(let geometry)? = feature["geometry"], geometry["type"] == .string("Point"),
-           case .array(let position)? = geometry["coordinates"], position.count >= 2,
-           case .number(let longitude) = position[0], case .number(let latitude) = position[1] {
-            coordinates = [longitude, latitude]
+        if case .object(let geometry)? = feature["geometry"], geometry["type"] == .string("Point") {
+            switch pointCoordinates(geometry["coordinates"]) {
+            case .success(let position): coordinates = position
+            case .failure(let problem): return malformed("\(path).geometry.coordinates", problem.text)
+            }
         }
         return JSONRow.row(properties, line: line, path: "\(path).properties", coordinates: coordinates)
+    }
+
+    /// Why a Point's coordinates cannot go into the index.
+    struct CoordinateProblem: Error {
+        let text: String
+    }
+
+    /// A Point's `[longitude, latitude]` (RFC 7946, 3.1.1: a position is two
+    /// or three numbers, longitude and latitude in WGS 84 degrees, an
+    /// altitude after them), nil for an empty array (RFC 7946, 3.1: a
+    /// geometry without a place). Anything else fails the row, since the
+    /// index promises a Point's coordinates: `["a", 2]`, `[1]`, a latitude of
+    /// 121.5 (the pair swapped) would otherwise leave the marker without a place.
+    static func pointCoordinates(_ value: JSONValue?) -> Result<[Double]?, CoordinateProblem> {
+        func fail(_ text: String) -> Result<[Double]?, CoordinateProblem> { .failure(CoordinateProblem(text: text)) }
+        guard let value else { return fail("missing (a Point's coordinates are [longitude, latitude])") }
+        guard case .array(let position) = value else {
+            return fail("expected [longitude, latitude], found \(value.typeName)")
+        }
+        if position.isEmpty { return .success(nil) }
+        var numbers: [Double] = []
+        for element in position {
+            guard case .number(let number) = element else {
+                return fail("expected [longitude, latitude] numbers, found \(shown(value))")
+            }
+            numbers.append(number)
+        }
+        guard numbers.count >= 2 else { return fail("expected [longitude, latitude], found \(shown(value))") }
+        let longitude = numbers[0], latitude = numbers[1]
+        guard longitude.isFinite, (-180...180).contains(longitude) else {
+            return fail("longitude \(JSONText.number(longitude)) is outside -180...180 (a position is [longitude, latitude])")
+        }
+        guard latitude.isFinite, (-90...90).contains(latitude) else {
+            return fail("latitude \(JSONText.number(latitude)) is outside -90...90 (a position is [longitude, latitude])")
+        }
+        return .success([longitude, latitude])
+    }
+
+    /// A JSON value for a message, cut to 60 characters.
+    private static func shown(_ value: JSONValue) -> String {
+        let text = JSONText.serialize(value)
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }
 }

@@ -40,7 +40,8 @@ Options:
 A re-run renders only the markers whose recipe (style, option values, scale)
 changed or whose file is missing or altered (hashes in the index). A row that
 fails (a malformed CSV or GeoJSON row, text that is not UTF-8 or holds a
-NUL, a number out of range, a missing field, a bad value, a duplicate id)
+NUL, a number out of range, a GeoJSON Point whose coordinates are not
+[longitude, latitude], a missing field, a bad value, a duplicate id)
 is reported with its line while the other rows render. On a
 terminal a progress bar shows the count, the rate and the time left.
 

@@ -134,6 +134,30 @@ struct JSONRowTests {
         #expect(rows.count == 3 && rows[1].hasPrefix("3 ! \(problem)"), "\(rows)")
     }
 
+    /// A Point whose coordinates were not [longitude, latitude] (`["a", 2]`,
+    /// `[1]`, out of range) rendered with no coordinates in the index and no word.
+    @Test(arguments: [
+        (#"["a", 2]"#, #"expected [longitude, latitude] numbers, found ["a",2]"#),
+        ("[1]", "expected [longitude, latitude], found [1]"),
+        (#""1,2""#, "expected [longitude, latitude], found a string"),
+        ("null", "expected [longitude, latitude], found null"),
+        ("[200, 10]", "longitude 200 is outside -180...180 (a position is [longitude, latitude])"),
+        ("[25.03, 121.5]", "latitude 121.5 is outside -90...90 (a position is [longitude, latitude])"),
+        ("[-180, -90.5, 3]", "latitude -90.5 is outside -90...90"),
+    ])
+    func badPointCoordinatesFailTheRow(_ coordinates: String, _ problem: String) throws {
+        let text = """
+        {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": \(coordinates)}, "properties": {"id": "a"}},
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-180, 90, 12]}, "properties": {"id": "b"}},
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": []}, "properties": {"id": "c"}},
+        {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 2], [3, 4]]}, "properties": {"id": "d"}}]}
+        """
+        let rows = try readAll(text, name: "places.geojson")
+        #expect(rows.count == 4 && rows[0].hasPrefix("2 ! features[0].geometry.coordinates: \(problem)"), "\(rows)")
+        #expect(Array(rows.dropFirst()) == ["3 id=b @[-180.0, 90.0]", "4 id=c", "5 id=d"])
+    }
+
     @Test func notAFeatureCollection() throws {
         for (text, problem) in [("[1, 2]", "not a GeoJSON object"), ("{\"type\": \"Feature\", \"properties\": {}}", "a GeoJSON Feature"),
                                 ("{\"type\": \"FeatureCollection\"}", "no \"features\" array"),
