@@ -4,20 +4,65 @@ import PinmintMarkers
 import PinmintPNG
 
 /// Writes one file whole or not at all: into a temporary file beside the
-/// target (`FileSet.writeTemporary`), then renamed over it. Safe from several
-/// threads at once. A marker of `pinmint batch` is one file on its own; a
-/// `FileSet` would also check the target and keep a hard link to the old
-/// file, four more system calls a marker for an undo one file does not need.
+/// target (`.NAME.PID.N.tmp`, `FileSet.temporaryName`), then renamed over
+/// it. Safe from several threads at once. A marker of `pinmint batch` is one
+/// file on its own; a `FileSet` would also check the target and keep a hard
+/// link to the old file, four more system calls a marker for an undo one
+/// file does not need.
 public enum AtomicFile {
+    /// - Throws: `SpriteError` naming `path`: "cannot write: REASON", or
+    ///   "cannot move the finished file into place: REASON"; no temporary file is left.
     public static func write(_ bytes: [UInt8], to path: String) throws(SpriteError) {
-        let temporary: String
-        do { temporary = try FileSet.writeTemporary(bytes, beside: path) } catch {
-            throw SpriteError(input: path, problem: error.problem)
+        do { try writeFile(bytes, to: path) } catch { throw error.error }
+    }
+
+    /// Why a file was not written, and whether the reason is the folder's or
+    /// the disk's (`stopsTheFolder`: no other file could be written there
+    /// either) rather than this file's own (a folder in its place).
+    struct Failure: Error {
+        let error: SpriteError
+        let stopsTheFolder: Bool
+    }
+
+    /// What keeps every file out of a folder, not one: a full disk or quota, a
+    /// read-only file system, an I/O error, no descriptors left.
+    static let diskErrors: Set<Int32> = [ENOSPC, EDQUOT, EROFS, EIO, EMFILE, ENFILE]
+    /// What creating a temporary file (a new name of ours in the target's
+    /// folder) fails with when the folder itself cannot take files: no
+    /// permission, the folder removed or replaced by a file.
+    static let folderErrors: Set<Int32> = [EACCES, EPERM, ENOENT, ENOTDIR]
+
+    /// `write`, telling a folder or disk that takes no files apart from a
+    /// target that cannot be replaced.
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let temporary = FileSet.temporaryName(beside: path)
+        func fail(_ problem: String, _ code: Int32, creating: Bool) -> Failure {
+            Failure(error: SpriteError(input: path, problem: "\(problem): \(String(cString: strerror(code)))"),
+                    stopsTheFolder: diskErrors.contains(code) || (creating && folderErrors.contains(code)))
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw fail("cannot write", errno, creating: true) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                let code = written < 0 ? errno : ENOSPC
+                close(descriptor)
+                unlink(temporary)
+                throw fail("cannot write", code, creating: false)
+            }
+            offset += written
+        }
+        if close(descriptor) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw fail("cannot write", code, creating: false)
         }
         if rename(temporary, path) != 0 {
-            let problem = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw SpriteError(input: path, problem: "cannot move the finished file into place: \(problem)")
+            throw fail("cannot move the finished file into place", code, creating: false)
         }
     }
 }

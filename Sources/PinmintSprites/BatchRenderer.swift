@@ -131,8 +131,11 @@ public final class BatchRenderer: @unchecked Sendable {
     /// - Returns: the final counts.
     /// - Throws: `SpriteError` for input that stops the whole batch: a template
     ///   field missing from a CSV header, a data file that is not what its
-    ///   format says, an output folder that cannot be written, a sprite that
-    ///   does not fit. Markers already written stay; the index is not replaced.
+    ///   format says, an output folder that cannot be made or takes no more
+    ///   files (a full disk, a read-only file system, no permission), a
+    ///   sprite that does not fit. Markers already written stay; the index is
+    ///   not replaced. A marker file of one row that cannot be replaced (a
+    ///   folder in its place) fails that row only.
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
         let configuration = self.configuration
@@ -282,7 +285,12 @@ public final class BatchRenderer: @unchecked Sendable {
                         let bytes = try marker.pngData(mode: configuration.pngMode)
                         var hash = FNV1a()
                         hash.add(bytes)
-                        try AtomicFile.write(bytes, to: path)
+                        do { try AtomicFile.writeFile(bytes, to: path) } catch {
+                            // A folder or disk that takes no more files stops the batch; a
+                            // file of this row's that cannot be replaced fails the row.
+                            if error.stopsTheFolder { return .fatal(error.error) }
+                            return fail(error.error.description)
+                        }
                         recipeText = imageRecipe.hex
                         pngText = hash.hex
                     }
@@ -293,8 +301,6 @@ public final class BatchRenderer: @unchecked Sendable {
                     return fail(Self.problem(error, style: style))
                 } catch let error as PNGError {
                     return fail(error.description)
-                } catch let error as SpriteError {
-                    return .fatal(error)
                 } catch {
                     return fail("\(error)")
                 }
@@ -418,7 +424,9 @@ public final class BatchRenderer: @unchecked Sendable {
 enum RowOutcome {
     case done(lines: [String], images: [SpriteImage], rendered: Int, skipped: Int)
     case failed(SpriteError)
-    /// Stops the batch (the output folder cannot be written).
+    /// Stops the batch: the output folder or its disk takes no more files
+    /// (full, read-only, no permission), the fonts cannot load, or the index
+    /// or a sprite would replace a picture the row draws.
     case fatal(SpriteError)
 }
 

@@ -41,14 +41,16 @@ A re-run renders only the markers whose recipe (style, option values, scale)
 changed or whose file is missing or altered (hashes in the index). A row that
 fails (a malformed CSV or GeoJSON row, text that is not UTF-8 or holds a
 NUL, a number out of range, a GeoJSON Point whose coordinates are not
-[longitude, latitude], a missing field, a bad value, a duplicate id)
-is reported with its line while the other rows render. On a
+[longitude, latitude], a missing field, a bad value, a duplicate id, a
+marker file that cannot be replaced, e.g. a folder of its name) is
+reported with its line while the other rows render. On a
 terminal a progress bar shows the count, the rate and the time left.
 
 Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
 and the index counts the failures); 2 bad input or usage (nothing rendered;
-or the data broke off mid-way: the finished PNGs stay, the index is not
-replaced); 3 an unexpected failure. Every file is written whole (a temporary
+or the data broke off mid-way, or DIR took no more files: a full disk, a
+read-only file system, no permission; the finished PNGs stay, the index is
+not replaced); 3 an unexpected failure. Every file is written whole (a temporary
 file, then a rename); with --sprite, the sheets and the index replace the
 previous ones together or not at all. No output replaces a file the batch
 reads: a marker whose id would take the data, the style or a picture or icon

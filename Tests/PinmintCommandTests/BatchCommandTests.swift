@@ -43,3 +43,27 @@ extension BatchRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }
+
+extension BatchRobustnessTests {
+    /// A folder where one marker's file goes stopped the whole batch with
+    /// code 2 mid-way ("cannot move the finished file into place"), without
+    /// the row's line and without an index.
+    @Test func aBlockedMarkerFileFailsItsRowOnly() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("mid.csv")
+        try Data(("id\n" + (0..<300).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        let out = folder.appendingPathComponent("r7").path
+        try FileManager.default.createDirectory(atPath: out + "/r150.png", withIntermediateDirectories: true)
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--jobs", "2"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "pinmint: \(data.path):152: \(out)/r150.png: cannot move the finished file into place: "
+                + "Is a directory\n")
+        let index = try jsonObject(out + "/index.json")
+        #expect(index["failed"] as? Int == 1)
+        let markers = try #require(index["markers"] as? [[String: Any]])
+        #expect(markers.count == 299 && !markers.contains { $0["id"] as? String == "r150" })
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(files.count == 301 && !files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
+    }
+}
