@@ -3,6 +3,64 @@ import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 
+/// The temporary files this process is writing (a marker's file before its
+/// rename, the batch index until the batch ends), so that an interrupted
+/// batch removes them (`removeAll`, from a SIGINT or SIGTERM handler)
+/// instead of leaving halves behind. Only files created through `creating`
+/// are known: never another process's. Safe from several threads at once.
+public enum TemporaryFiles {
+    private static let condition = NSCondition()
+    nonisolated(unsafe) private static var paths: Set<String> = []
+    /// Creations and `withoutInterruption` sections in progress: `removeAll` waits for them.
+    nonisolated(unsafe) private static var busy = 0
+    /// Set by `removeAll`: no file is created after it.
+    nonisolated(unsafe) private static var ending = false
+
+    /// Records `path` and runs `create`, which makes it (`open`, `fopen`).
+    /// After `removeAll` this waits for the process to end instead, so that
+    /// no file appears once the temporaries have been removed.
+    static func creating<Result>(_ path: String, _ create: () -> Result) -> Result {
+        condition.lock()
+        while ending { condition.wait() }
+        busy += 1
+        paths.insert(path)
+        condition.unlock()
+        defer { condition.lock(); busy -= 1; condition.broadcast(); condition.unlock() }
+        return create()
+    }
+
+    /// Forgets `path`: renamed into place or removed (or never created).
+    static func finished(_ path: String) {
+        condition.lock()
+        paths.remove(path)
+        condition.unlock()
+    }
+
+    /// Runs `body` (renames that replace several files together, all or none)
+    /// to its end before `removeAll` may run: an interruption then takes
+    /// effect after it.
+    public static func withoutInterruption<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        condition.lock()
+        while ending { condition.wait() }
+        busy += 1
+        condition.unlock()
+        defer { condition.lock(); busy -= 1; condition.broadcast(); condition.unlock() }
+        return try body()
+    }
+
+    /// Removes every temporary file this process is writing, once the
+    /// creations and sections in progress end, and lets no new one be
+    /// created. For a process about to exit (a signal's handler).
+    public static func removeAll() {
+        condition.lock()
+        ending = true
+        while busy > 0 { condition.wait() }
+        for path in paths { unlink(path) }
+        paths.removeAll()
+        condition.unlock()
+    }
+}
+
 /// Writes one file whole or not at all: into a temporary file beside the
 /// target (`.NAME.PID.N.tmp`, `FileSet.temporaryName`), then renamed over
 /// it. Safe from several threads at once. A marker of `pinmint batch` is one
@@ -36,12 +94,16 @@ public enum AtomicFile {
     /// target that cannot be replaced.
     static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
         let temporary = FileSet.temporaryName(beside: path)
+        defer { TemporaryFiles.finished(temporary) }
         func fail(_ problem: String, _ code: Int32, creating: Bool) -> Failure {
             Failure(error: SpriteError(input: path, problem: "\(problem): \(String(cString: strerror(code)))"),
                     stopsTheFolder: diskErrors.contains(code) || (creating && folderErrors.contains(code)))
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw fail("cannot write", errno, creating: true) }
+        let (descriptor, code) = TemporaryFiles.creating(temporary) { () -> (Int32, Int32) in
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+            return (descriptor, errno)
+        }
+        guard descriptor >= 0 else { throw fail("cannot write", code, creating: true) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
@@ -93,8 +155,16 @@ final class IndexWriter {
         self.path = path
         // Unique in the process (two batches writing one index must not share it), created exclusively.
         temporary = FileSet.temporaryName(beside: path)
-        file = fopen(temporary, "wx")
-        guard file != nil else { throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
+        let temporary = self.temporary
+        let (file, code) = TemporaryFiles.creating(temporary) { () -> (UnsafeMutablePointer<FILE>?, Int32) in
+            let file = fopen(temporary, "wx")
+            return (file, errno)
+        }
+        self.file = file
+        guard file != nil else {
+            TemporaryFiles.finished(temporary)
+            throw SpriteError(input: path, problem: "cannot write: \(String(cString: strerror(code)))")
+        }
         try put("{\n" + header + "\"markers\": [\n")
     }
 
@@ -116,6 +186,7 @@ final class IndexWriter {
         try put((first ? "" : "\n") + "],\n" + footer + "\n}\n")
         let closed = fclose(file) == 0
         file = nil
+        defer { TemporaryFiles.finished(temporary) }
         guard closed, rename(temporary, path) == 0 else {
             let problem = String(cString: strerror(errno))
             unlink(temporary)
@@ -131,8 +202,10 @@ final class IndexWriter {
         guard closed else {
             let problem = String(cString: strerror(errno))
             unlink(temporary)
+            TemporaryFiles.finished(temporary)
             throw SpriteError(input: path, problem: "cannot write: \(problem)")
         }
+        // Still a temporary file of this process until the set is committed or discarded (`discard`).
         set.adopt(temporary: temporary, for: path)
     }
 
@@ -141,6 +214,7 @@ final class IndexWriter {
         if let file { fclose(file) }
         file = nil
         unlink(temporary)
+        TemporaryFiles.finished(temporary)
     }
 
     deinit { discard() }

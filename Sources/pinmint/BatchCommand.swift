@@ -50,9 +50,11 @@ Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
 and the index counts the failures); 2 bad input or usage (nothing rendered;
 or the data broke off mid-way, or DIR took no more files: a full disk, a
 read-only file system, no permission; the finished PNGs stay, the index is
-not replaced); 3 an unexpected failure. Every file is written whole (a temporary
-file, then a rename); with --sprite, the sheets and the index replace the
-previous ones together or not at all. No output replaces a file the batch
+not replaced); 3 an unexpected failure; 130 or 143 interrupted by SIGINT
+or SIGTERM (the finished PNGs stay, the index is not replaced, no temporary
+file is left; sprite sheets being written are finished first). Every file
+is written whole (a temporary file, then a rename); with --sprite, the
+sheets and the index replace the previous ones together or not at all. No output replaces a file the batch
 reads: a marker whose id would take the data, the style or a picture or icon
 its row draws fails the row; an index or sprite that would stops the batch.
 """
@@ -164,6 +166,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
 
     let reader = try DataRowReader(path: data, format: format)
     let quiet = arguments.flag("--quiet")
+    Interruption.handle(quiet: quiet)
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
     let failures = FailureReport()
     let summary = try BatchRenderer(configuration: configuration).run(reader, progress: { bar.update($0) },
@@ -174,6 +177,36 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
         writeStandardError("pinmint: sprite \(oneLine(summary.sheets.joined(separator: ", ")))\n")
     }
     return summary.failed > 0 ? 1 : 0
+}
+
+/// SIGINT and SIGTERM end a batch without leaving half-written files: the
+/// temporary files this process is writing are removed (`TemporaryFiles`),
+/// a line says so (unless quiet), and the exit code is 128 + the signal
+/// (130, 143). The markers already written stay; the index is not replaced.
+private enum Interruption {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func handle(quiet: Bool) {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            // A signal the shell had us ignore (`batch … &` in a script) stays ignored.
+            var previous = sigaction()
+            guard sigaction(number, nil, &previous) == 0,
+                  unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
+            // Delivered to the source's own queue (a thread of its own, whatever the workers hold), not to a handler.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "pinmint.batch.\(name)"))
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                if !quiet {
+                    ProgressBar.clearLine()
+                    writeStandardError("pinmint: batch: interrupted (\(name)); the finished markers stay, the index is not replaced\n")
+                }
+                _exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
 }
 
 /// Failed rows on standard error: the first 100, then a count. Each is one

@@ -67,3 +67,37 @@ extension BatchRobustnessTests {
         #expect(files.count == 301 && !files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
     }
 }
+
+extension BatchRobustnessTests {
+    /// SIGINT or SIGTERM mid-batch left the index's temporary file
+    /// (`.index.json.PID.N.tmp`, half the JSON) in the output folder for good.
+    @Test(arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    func anInterruptedBatchLeavesNoTemporaryFile(_ signal: Int32, _ status: Int32, _ name: String) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("many.csv")
+        try Data(("id\n" + (0..<300_000).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.arguments = ["batch", data.path, "-o", out, "--style", "pin", "--jobs", "2"]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        // Until the index's temporary file and some markers are there.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            if files.contains(where: { $0.hasPrefix(".index.json.") }) && files.filter({ $0.hasSuffix(".png") }).count >= 20 { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, signal)
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(message)")
+        #expect(message == "pinmint: batch: interrupted (\(name)); the finished markers stay, the index is not replaced\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(!files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
+        #expect(!files.contains("index.json") && files.count >= 20)
+    }
+}
