@@ -158,7 +158,10 @@ public final class BatchRenderer: @unchecked Sendable {
         // worker 0 uses it once the workers start (not Sendable, not shared).
         nonisolated(unsafe) let firstRenderer = LazyRenderer(fontFolders: configuration.fontFolders)
         _ = try firstRenderer.get()
-        try Self.makeFolder(configuration.outputFolder)
+        // A batch that stops (throws) removes the folders it made when it wrote nothing into them.
+        let madeFolders = try Self.makeFolder(configuration.outputFolder)
+        var finished = false
+        defer { if !finished { Self.removeEmptyFolders(madeFolders) } }
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
@@ -191,6 +194,7 @@ public final class BatchRenderer: @unchecked Sendable {
         var summary = state.summary
         guard let sprite = configuration.sprite else {
             try index.finish(footer: "\"failed\": \(summary.failed)")
+            finished = true
             return summary
         }
         // The sheets and the index are one set: all of them replace the previous run's, or none.
@@ -210,6 +214,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 throw error
             }
         }
+        finished = true
         return summary
     }
 
@@ -401,14 +406,18 @@ public final class BatchRenderer: @unchecked Sendable {
         return (written, lines)
     }
 
-    static func makeFolder(_ folder: String) throws(SpriteError) {
+    /// Makes `folder` and the missing folders above it.
+    /// - Returns: the folders it made, outermost first (none when `folder` existed).
+    @discardableResult
+    static func makeFolder(_ folder: String) throws(SpriteError) -> [String] {
         guard !folder.isEmpty else { throw SpriteError(input: "-o ''", problem: "expected a folder") }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw SpriteError(input: folder, problem: "exists and is not a folder") }
-            return
+            return []
         }
         // Name the part of the path that is in the way (Foundation says only "error 512").
+        var missing = [folder]
         var ancestor = PathName.folder(of: folder)
         while !ancestor.isEmpty && ancestor != "/" {
             if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
@@ -417,12 +426,20 @@ public final class BatchRenderer: @unchecked Sendable {
                 }
                 break
             }
+            missing.append(ancestor)
             ancestor = PathName.folder(of: ancestor)
         }
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             throw SpriteError(input: folder, problem: "cannot create the folder: \((underlying ?? error as NSError).localizedDescription)")
         }
+        return missing.reversed()
+    }
+
+    /// Removes `folders` (outermost first, as `makeFolder` returns them), innermost
+    /// first, each only if it is empty: what a stopped batch made and left nothing in.
+    static func removeEmptyFolders(_ folders: [String]) {
+        for folder in folders.reversed() where rmdir(folder) != 0 { return }
     }
 }
 

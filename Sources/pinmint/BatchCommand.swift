@@ -47,14 +47,15 @@ reported with its line while the other rows render. On a
 terminal a progress bar shows the count, the rate and the time left.
 
 Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
-and the index counts the failures); 2 bad input or usage (nothing rendered;
-or the data broke off mid-way, or DIR took no more files: a full disk, a
-read-only file system, no permission; the finished PNGs stay, the index is
-not replaced); 3 an unexpected failure; 130 or 143 interrupted by SIGINT
-or SIGTERM (the finished PNGs stay, the index is not replaced, no temporary
-file is left; sprite sheets being written are finished first). Every file
-is written whole (a temporary file, then a rename); with --sprite, the
-sheets and the index replace the previous ones together or not at all. No output replaces a file the batch
+and the index counts the failures); 2 bad input or usage (nothing rendered,
+and folders made for DIR are removed again while empty; or the data broke off
+mid-way, or DIR took no more files: a full disk, a read-only file system, no
+permission; the finished PNGs stay, the index is not replaced); 3 an
+unexpected failure; 130 or 143 interrupted by SIGINT or SIGTERM (the finished
+PNGs stay, the index is not replaced, no temporary file is left; sprite sheets
+being written are finished first). Every file is written whole (a temporary
+file, then a rename); with --sprite, the sheets and the index replace the
+previous ones together or not at all. No output replaces a file the batch
 reads: a marker whose id would take the data, the style or a picture or icon
 its row draws fails the row; an index or sprite that would stops the batch.
 """

@@ -101,3 +101,24 @@ extension BatchRobustnessTests {
         #expect(!files.contains("index.json") && files.count >= 20)
     }
 }
+
+extension BatchRobustnessTests {
+    /// A batch that stopped with code 2 before writing anything left the
+    /// (empty) output folders it had made.
+    @Test func aStoppedBatchRemovesTheEmptyFoldersItMade() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("bad.geojson")
+        try Data(#"{"type": "Feature", "properties": {}}"#.utf8).write(to: data)
+        let made = folder.appendingPathComponent("new").path
+        let result = try runPinmint(["batch", data.path, "-o", made + "/deep/out", "--style", "pin"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(data.path):1: a GeoJSON Feature, not a FeatureCollection\n")
+        #expect(!FileManager.default.fileExists(atPath: made))
+        // A folder that was there stays.
+        let existing = folder.appendingPathComponent("existing").path
+        try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: true)
+        #expect(try runPinmint(["batch", data.path, "-o", existing + "/out", "--style", "pin"]).status == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: existing).isEmpty)
+    }
+}
