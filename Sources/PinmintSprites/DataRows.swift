@@ -269,6 +269,10 @@ enum JSONRow {
         if let problem = JSONValue.trailingCommaProblem(bytes) {
             return .malformed(line: line, problem: "not valid JSON: " + problem)
         }
+        // The decoder keeps one of two members of one name: a misedited row must not pass silently.
+        if let duplicate = JSONValue.duplicateKey(bytes) {
+            return .malformed(line: line, problem: "\(duplicate.place): given twice in one object (only one would be used)")
+        }
         guard case .object(let members) = value else {
             return .malformed(line: line, problem: "the \(what) is \(value.typeName), not a JSON object")
         }

@@ -167,6 +167,10 @@ struct GeoJSONScanner {
             return malformed(path, JSONRow.invalidJSON(bytes, error: error))
         }
         if let problem = JSONValue.trailingCommaProblem(bytes) { return malformed(path, "not valid JSON: " + problem) }
+        // The decoder keeps one of two members of one name: a misedited feature must not pass silently.
+        if let duplicate = JSONValue.duplicateKey(bytes) {
+            return malformed("\(path).\(duplicate.place)", "given twice in one object (only one would be used)")
+        }
         guard case .object(let feature) = value else {
             return malformed(path, "expected a Feature object, found \(value.typeName)")
         }

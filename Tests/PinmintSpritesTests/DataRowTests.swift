@@ -106,6 +106,8 @@ struct JSONRowTests {
         // Foundation's decoder accepts trailing commas; JSON does not.
         (#"{"id": "e", "tags": [1, 2 ,] }"#, "not valid JSON: a comma before the closing ] at character 27"),
         (#"{"id": "f", "n": "a,}",}"#, "not valid JSON: a comma before the closing } at character 23"),
+        // Foundation's decoder keeps one of two members of one name.
+        (#"{"id": "g", "price": 1, "price": 2}"#, "price: given twice in one object (only one would be used)"),
     ])
     func malformedJSONLineSaysWhy(_ line: String, _ problem: String) throws {
         #expect(try readAll("{\"id\": \"a\"}\n\(line)\n{\"id\": \"b\"}\n", name: "rows.jsonl") == ["1 id=a", "2 ! \(problem)", "3 id=b"])
@@ -121,6 +123,8 @@ struct JSONRowTests {
         (#"{"type": "Feature", "properties": {"id": "\u0000"}}"#, "features[1].properties: field 'id' holds a NUL character (\\u0000)"),
         (#"[1, 2]"#, "features[1]: expected a Feature object, found an array"),
         (#"{"type": "Feature", "properties": {"id": "c",}}"#, "features[1]: not valid JSON: a comma before the closing } at character 45"),
+        (#"{"type": "Feature", "properties": {"id": "c", "id": "d"}}"#,
+         "features[1].properties.id: given twice in one object (only one would be used)"),
     ])
     func malformedFeatureNamesItsPlace(_ feature: String, _ problem: String) throws {
         let text = """
