@@ -429,11 +429,18 @@ public final class BatchRenderer: @unchecked Sendable {
             missing.append(ancestor)
             ancestor = PathName.folder(of: ancestor)
         }
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            throw SpriteError(input: folder, problem: "cannot create the folder: \((underlying ?? error as NSError).localizedDescription)")
+        // One level at a time, keeping only the folders this call made: a
+        // path through `..` (`new/../keep`) can reach folders that were
+        // already there, which a stopped batch must not remove.
+        var made: [String] = []
+        for path in missing.reversed() {
+            if mkdir(path, 0o777) == 0 { made.append(path); continue }
+            let code = errno
+            guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw SpriteError(input: folder, problem: "cannot create the folder: \(String(cString: strerror(code)))")
+            }
         }
-        return missing.reversed()
+        return made
     }
 
     /// Removes `folders` (outermost first, as `makeFolder` returns them), innermost

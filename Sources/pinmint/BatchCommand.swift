@@ -52,8 +52,8 @@ and folders made for DIR are removed again while empty; or the data broke off
 mid-way, or DIR took no more files: a full disk, a read-only file system, no
 permission; the finished PNGs stay, the index is not replaced); 3 an
 unexpected failure; 130 or 143 interrupted by SIGINT or SIGTERM (the finished
-PNGs stay, the index is not replaced, no temporary file is left; sprite sheets
-being written are finished first). Every file is written whole (a temporary
+PNGs stay and no temporary file is left; the index is not replaced, unless
+sprite sheets were being written: they are finished first, with their index). Every file is written whole (a temporary
 file, then a rename); with --sprite, the sheets and the index replace the
 previous ones together or not at all. No output replaces a file the batch
 reads: a marker whose id would take the data, the style or a picture or icon
@@ -183,7 +183,8 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
 /// SIGINT and SIGTERM end a batch without leaving half-written files: the
 /// temporary files this process is writing are removed (`TemporaryFiles`),
 /// a line says so (unless quiet), and the exit code is 128 + the signal
-/// (130, 143). The markers already written stay; the index is not replaced.
+/// (130, 143). The markers already written stay; the index is not replaced
+/// unless sprite sheets were being written with it (`withoutInterruption`).
 private enum Interruption {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
@@ -200,7 +201,7 @@ private enum Interruption {
                 TemporaryFiles.removeAll()
                 if !quiet {
                     ProgressBar.clearLine()
-                    writeStandardError("pinmint: batch: interrupted (\(name)); the finished markers stay, the index is not replaced\n")
+                    writeStandardError("pinmint: batch: interrupted (\(name)); the finished markers stay, no temporary file is left\n")
                 }
                 _exit(128 + number)
             }

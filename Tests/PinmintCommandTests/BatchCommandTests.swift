@@ -95,7 +95,7 @@ extension BatchRobustnessTests {
         let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == status, "\(message)")
-        #expect(message == "pinmint: batch: interrupted (\(name)); the finished markers stay, the index is not replaced\n")
+        #expect(message == "pinmint: batch: interrupted (\(name)); the finished markers stay, no temporary file is left\n")
         let files = try FileManager.default.contentsOfDirectory(atPath: out)
         #expect(!files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
         #expect(!files.contains("index.json") && files.count >= 20)
@@ -120,5 +120,9 @@ extension BatchRobustnessTests {
         try FileManager.default.createDirectory(atPath: existing, withIntermediateDirectories: true)
         #expect(try runPinmint(["batch", data.path, "-o", existing + "/out", "--style", "pin"]).status == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: existing).isEmpty)
+        // Regression: through `..`, a folder that was there counted as made and was removed.
+        #expect(try runPinmint(["batch", data.path, "-o", made + "/../existing", "--style", "pin"]).status == 2)
+        #expect(FileManager.default.fileExists(atPath: existing))
+        #expect(!FileManager.default.fileExists(atPath: made))
     }
 }
