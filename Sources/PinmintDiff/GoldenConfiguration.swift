@@ -52,6 +52,17 @@ public struct GoldenConfiguration: Sendable, Equatable {
     /// Where the file was read from, nil for the defaults of a folder without one.
     public var path: String?
 
+    /// A section's case name and scale: `pin@2x` is pin at 2, `pin` and
+    /// `user@home` (no whole scale after the last `@`) are cases at every scale.
+    public static func section(_ section: String) -> (name: String, scale: Int?) {
+        guard let at = section.lastIndex(of: "@"), at != section.startIndex else { return (section, nil) }
+        let suffix = section[section.index(after: at)...]
+        guard suffix.hasSuffix("x"), suffix.dropLast().allSatisfy({ $0.isASCII && $0.isWholeNumber }), let scale = Int(suffix.dropLast()), scale >= 1 else {
+            return (section, nil)
+        }
+        return (String(section[..<at]), scale)
+    }
+
     /// The settings that apply to `name` at `scale`: [name@Sx], else [name], else the defaults.
     public func tolerance(for name: String, scale: Int) -> Tolerance {
         sections["\(name)@\(scale)x"] ?? sections[name] ?? defaults
@@ -89,6 +100,8 @@ public struct GoldenConfiguration: Sendable, Equatable {
             }
             lines.append(text)
         }
+        // A byte-order mark (editors that save "UTF-8 with BOM") is not part of the first line.
+        if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
         try self.init(parsing: lines.joined(separator: "\n"), path: path, suiteFolder: suiteFolder)
     }
 
@@ -113,15 +126,9 @@ public struct GoldenConfiguration: Sendable, Equatable {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else { throw problem("a section is [name] or [name@2x]") }
                 finishSection()
                 let name = String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                if let at = name.lastIndex(of: "@") {
-                    let scale = name[name.index(after: at)...]
-                    guard at != name.startIndex, scale.hasSuffix("x"), let number = Int(scale.dropLast()), number >= 1 else {
-                        throw problem("section [\(name)]: a section is [name] or [name@Sx] with a whole scale S ≥ 1, e.g. [pin@2x]")
-                    }
-                }
                 if sectionLines[name] == nil { sectionLines[name] = lineNumber }
                 // A section starts from what [name] already says when it is [name@Sx].
-                let base = name.split(separator: "@").first.map(String.init) ?? name
+                let base = GoldenConfiguration.section(name).name
                 current = explicitSections[name] ?? (name != base ? explicitSections[base] : nil) ?? defaults
                 section = name
                 continue

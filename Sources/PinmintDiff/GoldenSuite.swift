@@ -148,16 +148,15 @@ public struct GoldenSuite: Sendable {
             func problem(_ text: String) -> GoldenError {
                 .configuration(path: configuration.path ?? GoldenConfiguration.fileName, line: line, problem: "section [\(section)]: " + text)
             }
-            let at = section.lastIndex(of: "@")
-            let name = at.map { String(section[..<$0]) } ?? section
+            let (name, scale) = GoldenConfiguration.section(section)
             guard inputs[name] != nil else {
                 throw problem("no case '\(name)' (no input \(configuration.inputsFolder)/\(name).{"
                     + inputExtensions.sorted().joined(separator: ",") + "})")
             }
             // [name@Sx] of a case that runs: the case must have that scale (an expected image, or `scales`).
-            if at != nil, names.contains(name), !cases.contains(where: { $0.identifier == section }) {
+            if let scale, names.contains(name), !cases.contains(where: { $0.name == name && $0.scale == scale }) {
                 let scales = cases.filter { $0.name == name }.map { "\($0.scale)" }.joined(separator: ", ")
-                throw problem("\(name) has no @\(section[section.index(after: at!)...]) case (its scales: \(scales); "
+                throw problem("\(name) has no @\(scale)x case (its scales: \(scales); "
                     + "'scales' or an expected image adds one)")
             }
         }

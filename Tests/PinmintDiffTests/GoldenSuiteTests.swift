@@ -182,7 +182,7 @@ struct GoldenSuiteTests {
         // A section for no case was accepted and tuned nothing.
         ("threshold = 0.2\n[nope]\nthreshold = 0.3\n", "golden.conf:2: section [nope]: no case 'nope' (no input "),
         ("[square@3x]\nmax-diff-pixels = 1\n", "golden.conf:1: section [square@3x]: square has no @3x case (its scales: 1;"),
-        ("[square@two]\n", "golden.conf:1: section [square@two]: a section is [name] or [name@Sx]"),
+        ("[square@two]\n", "golden.conf:1: section [square@two]: no case 'square@two' (no input "),
     ]
 
     @Test(arguments: badConfigurations.indices)
@@ -212,6 +212,21 @@ struct GoldenSuiteTests {
         #expect { try GoldenSuite(folder: folder.path, renderers: svgRenderers) } throws: { error in
             "\(error)" == "\(path.path):2: not UTF-8 text (golden.conf is read as UTF-8)"
         }
+    }
+
+    /// Regression: a golden.conf saved with a byte-order mark ("UTF-8 with
+    /// BOM"), and a section for a case whose name holds '@', were refused
+    /// once lines and sections came to be checked.
+    @Test func aByteOrderMarkAndACaseNameWithAnAtSignAreAccepted() throws {
+        let square = "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='4' height='4'/></svg>"
+        let folder = try makeSuite(["user@home.svg": square])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "threshold = 0.2\n[user@home]\nmax-diff-pixels = 3\n[user@home@1x]\nmax-diff-pixels = 4\n"
+        try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: folder.appendingPathComponent("golden.conf"))
+        let configuration = try GoldenSuite(folder: folder.path, renderers: svgRenderers).configuration
+        #expect(configuration.defaults.options.threshold == 0.2)
+        #expect(configuration.tolerance(for: "user@home", scale: 2).tolerance == .pixels(3))
+        #expect(configuration.tolerance(for: "user@home", scale: 1).tolerance == .pixels(4))
     }
 
     @Test func expectedImagesWithoutInputAreReported() throws {
