@@ -7,8 +7,11 @@ public enum SpriteID {
     /// The longest id in UTF-8 bytes (file names take 255; room for `-selected@3x.png`).
     public static let maximumBytes = 200
 
-    /// Why `id` cannot be an id, or nil. Ids may hold letters of any script,
-    /// digits, and `-_.+,=()@ `, and `/` between folder-like parts (sprite ids only; see `allowsSlash`).
+    /// Why `id` cannot be an id, or nil. Ids may hold letters of any script
+    /// with their combining marks (a decomposed é, Devanagari's virama, Thai
+    /// tone marks), the joiners U+200C and U+200D and the middle dots · and ・
+    /// that words of some scripts hold, digits, and `-_.+,=()@ `, and `/`
+    /// between folder-like parts (sprite ids only; see `allowsSlash`).
     public static func problem(_ id: String, allowsSlash: Bool = true) -> String? {
         if id.isEmpty { return "the id is empty" }
         if id.utf8.count > maximumBytes { return "the id is \(id.utf8.count) bytes long; at most \(maximumBytes)" }
@@ -16,7 +19,8 @@ public enum SpriteID {
         for character in id.unicodeScalars {
             if character == "/" && allowsSlash { continue }
             if character.properties.isAlphabetic || ("0"..."9").contains(character) || "-_.+,=()@ ".unicodeScalars.contains(character)
-                || character.properties.numericType != nil { continue }
+                || character.properties.numericType != nil || wordMarks.contains(character.properties.generalCategory)
+                || "\u{200C}\u{200D}\u{00B7}\u{30FB}".unicodeScalars.contains(character) { continue }
             return "the id '\(id)' holds '\(character)' (allowed: letters, digits and -_.+,=()@ and spaces\(allowsSlash ? ", '/' between parts" : ""))"
         }
         if allowsSlash && id.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0.hasPrefix(".") }) {
@@ -24,6 +28,9 @@ public enum SpriteID {
         }
         return nil
     }
+
+    /// Combining marks, which belong to the letter before them.
+    private static let wordMarks: Set<Unicode.GeneralCategory> = [.nonspacingMark, .spacingMark, .enclosingMark]
 }
 
 extension JSONValue {

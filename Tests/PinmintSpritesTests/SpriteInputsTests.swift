@@ -41,6 +41,21 @@ struct SpriteInputsTests {
         }
     }
 
+    /// Regression: the rule looked at each code point alone, so words whose
+    /// letters carry combining marks or joiners (a decomposed "café", Hindi's
+    /// virama, Thai tone marks, Persian's zero-width non-joiner, Catalan's
+    /// l·l, Japanese ・) were refused as ids, from file names too.
+    @Test(arguments: ["cafe\u{301}", "मस्जिद", "ร้าน", "می\u{200C}خانه", "col·legi", "カフェ・バー"])
+    func lettersWithTheirMarksAndJoinersAreIds(_ name: String) throws {
+        #expect(SpriteID.problem(name) == nil)
+        // Emoji are symbols, not letters: still refused, joined or not.
+        #expect(SpriteID.problem("👨\u{200D}👩") != nil)
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.writePNG(folder + "/" + name + ".png", width: 2, height: 2)
+        #expect(try SpriteInputs(paths: [folder]).sources.map(\.id) == [name])
+    }
+
     /// NAME@Sx.png must be S times NAME.png (within a pixel when S times the
     /// size is not whole): a 4096² a@2x.png beside a 20² a.png made a 4096²
     /// @2x sheet.
