@@ -32,8 +32,10 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         }
         do {
             let value = try JSONDecoder().decode(JSONValue.self, from: data)
-            if let problem = JSONValue.trailingCommaProblem(data) { throw MarkerError(input: name, problem: "not valid JSON: " + problem) }
-            if let duplicate = JSONValue.duplicateKey(data) {
+            // The scans read UTF-8 bytes; the decoder also reads UTF-16 and UTF-32.
+            let text = JSONValue.utf8Text(data) ?? Data()
+            if let problem = JSONValue.trailingCommaProblem(text) { throw MarkerError(input: name, problem: "not valid JSON: " + problem) }
+            if let duplicate = JSONValue.duplicateKey(text) {
                 throw MarkerError(input: name, path: duplicate.place, problem: "given twice in one object (only one would be used)")
             }
             try value.checkDepth(name: name, depth: 0)
@@ -120,6 +122,27 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
             }
         }
         return nil
+    }
+
+    /// JSON text as UTF-8 bytes: `data` itself when it is UTF-8, else decoded
+    /// from the UTF-16 or UTF-32 the decoder also reads, told apart as RFC
+    /// 4627 §3 tells them (a byte-order mark, or where the zero bytes of the
+    /// first two ASCII characters fall); nil when it is none of them.
+    static func utf8Text(_ data: Data) -> Data? {
+        // UTF-16 and UTF-32 of ASCII are valid UTF-8 too (with NULs, which
+        // JSON in UTF-8 never holds unescaped): the first four bytes decide.
+        let bytes = [UInt8](data.prefix(4)) + [UInt8](repeating: 1, count: max(0, 4 - data.count))
+        let encoding: String.Encoding
+        switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _): encoding = .utf32BigEndian
+        case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0): encoding = .utf32LittleEndian
+        case (0xFE, 0xFF, _, _), (0, _, _, _): encoding = .utf16BigEndian
+        case (0xFF, 0xFE, _, _), (_, 0, _, _): encoding = .utf16LittleEndian
+        default: return String(validating: data, as: UTF8.self) != nil ? data : nil
+        }
+        guard var text = String(data: data, encoding: encoding) else { return nil }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return Data(text.utf8)
     }
 
     /// Foundation's decoder keeps one of two members with the same key

@@ -124,6 +124,18 @@ import Testing
             == "no error")
     }
 
+    /// Regression: the duplicate-key scan read UTF-16 text (which the decoder
+    /// accepts) as bytes, so "∀,∀k∀" (0x2200 0x2C00 …) looked like keys and
+    /// was refused as given twice; UTF-16 and UTF-32 text are scanned as text.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf16, .utf32LittleEndian])
+    func aDescriptionInUTF16OrUTF32IsScannedAsText(_ encoding: String.Encoding) throws {
+        let fine = #"{"preset": "callout", "options": {"title": "∀,∀k∀,∀k∀ \"q\""}}"#
+        #expect(problem { try MarkerFile(json: fine.data(using: encoding)!, input: "m.json", baseDirectory: "") } == "no error")
+        let twice = #"{"preset": "pin", "preset": "callout"}"#
+        #expect(problem { try MarkerFile(json: twice.data(using: encoding)!, input: "m.json", baseDirectory: "") }
+            == "m.json: preset: given twice in one object (only one would be used)")
+    }
+
     @Test func jsonNestedTooDeepForTheParserSaysSo() {
         let json = #"{"marker": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
         let message = problem { try style(json).resolve(options: [:]) }
