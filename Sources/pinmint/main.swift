@@ -49,8 +49,14 @@ func failWithUsage(_ help: String, code: Int32 = 2) -> Never {
     let lines = help.split(separator: "\n").map(String.init)
     var forms: [String] = []
     if let first = lines.first, first.hasPrefix("Usage:") {
-        let synopsis = first.dropFirst("Usage:".count).trimmingCharacters(in: .whitespaces)
+        var synopsis = first.dropFirst("Usage:".count).trimmingCharacters(in: .whitespaces)
         if !synopsis.isEmpty {
+            // A synopsis wrapped over indented lines (diff's) continues on them.
+            for line in lines.dropFirst() {
+                let part = line.trimmingCharacters(in: .whitespaces)
+                guard line.hasPrefix(" "), !part.isEmpty else { break }
+                synopsis += " " + part
+            }
             forms = [synopsis]
         } else {
             // Each form up to the two spaces before its description.

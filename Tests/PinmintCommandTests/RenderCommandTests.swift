@@ -220,7 +220,10 @@ struct RenderCommandTests {
         ("sprite", 2, "pinmint sprite INPUT... -o OUT/NAME [options]"),
         ("batch", 2, "pinmint batch DATA -o DIR --style PRESET|MARKER.json [--set OPTION=TEMPLATE]... [options]"),
         ("png", 2, "pinmint png info FILE [--json] | pinmint png convert IN -o OUT [--png MODE]"),
-        ("diff", 3, "pinmint diff EXPECTED.png ACTUAL.png [--diff OUT.png] [--threshold 0.1] [--include-aa]"),
+        ("diff", 3, "pinmint diff EXPECTED.png ACTUAL.png [--diff OUT.png] [--threshold 0.1] [--include-aa]"
+            + " [--alpha 0.1] [--aa-color HEX] [--diff-color HEX] [--diff-color-alt HEX]"
+            + " [--diff-mask] [--ignore X,Y,W,H]... [--ignore-mask MASK.png]"
+            + " [--max-diff-pixels N | --max-diff-percent P] [--json]"),
         ("golden", 3, "pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]"),
     ])
     func aCommandWithNoArgumentsIsOneUsageLine(_ command: String, _ status: Int32, _ usage: String) throws {
