@@ -15,6 +15,16 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var busy = 0
     /// Set by `removeAll`: no file is created after it.
     nonisolated(unsafe) private static var ending = false
+    /// Folders this process made (outermost first), removed by `removeAll` while empty.
+    nonisolated(unsafe) private static var madeFolders: [String] = []
+
+    /// Has `removeAll` remove `folders` (outermost first, as
+    /// `BatchRenderer.makeFolder` returns them) when they are still empty.
+    static func removeWhenEmpty(_ folders: [String]) {
+        condition.lock()
+        madeFolders = folders
+        condition.unlock()
+    }
 
     /// Records `path` and runs `create`, which makes it (`open`, `fopen`).
     /// After `removeAll` this waits for the process to end instead, so that
@@ -49,7 +59,8 @@ public enum TemporaryFiles {
     }
 
     /// Removes every temporary file this process is writing, once the
-    /// creations and sections in progress end, and lets no new one be
+    /// creations and sections in progress end, and the folders given to
+    /// `removeWhenEmpty` that are empty then, and lets no new file be
     /// created. For a process about to exit (a signal's handler).
     public static func removeAll() {
         condition.lock()
@@ -57,6 +68,8 @@ public enum TemporaryFiles {
         while busy > 0 { condition.wait() }
         for path in paths { unlink(path) }
         paths.removeAll()
+        // Innermost first; a folder holding finished markers stays, and so do those above it.
+        for folder in madeFolders.reversed() where rmdir(folder) != 0 { break }
         condition.unlock()
     }
 }

@@ -160,6 +160,8 @@ public final class BatchRenderer: @unchecked Sendable {
         _ = try firstRenderer.get()
         // A batch that stops (throws) removes the folders it made when it wrote nothing into them.
         let madeFolders = try Self.makeFolder(configuration.outputFolder)
+        // An interrupted batch removes them too, when still empty (`TemporaryFiles.removeAll`).
+        TemporaryFiles.removeWhenEmpty(madeFolders)
         var finished = false
         defer { if !finished { Self.removeEmptyFolders(madeFolders) } }
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)

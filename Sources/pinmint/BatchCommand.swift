@@ -52,7 +52,8 @@ and folders made for DIR are removed again while empty; or the data broke off
 mid-way, or DIR took no more files: a full disk, a read-only file system, no
 permission; the finished PNGs stay, the index is not replaced); 3 an
 unexpected failure; 130 or 143 interrupted by SIGINT or SIGTERM (the finished
-PNGs stay and no temporary file is left; the index is not replaced, unless
+PNGs stay, no temporary file is left, nor a folder made for DIR that holds
+nothing; the index is not replaced, unless
 sprite sheets were being written: they are finished first, with their index). Every file is written whole (a temporary
 file, then a rename); with --sprite, the sheets and the index replace the
 previous ones together or not at all. No output replaces a file the batch

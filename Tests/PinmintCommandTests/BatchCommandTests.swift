@@ -103,6 +103,32 @@ extension BatchRobustnessTests {
 }
 
 extension BatchRobustnessTests {
+    /// An interrupted batch left the output folder it had made, empty when
+    /// no marker was finished yet (its index's temporary file removed):
+    /// whenever it is interrupted, the folder is gone or holds markers.
+    @Test func anInterruptedBatchLeavesNoEmptyFolderOfItsOwn() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("many.csv")
+        try Data(("id\n" + (0..<1000).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        for attempt in 0..<3 {
+            let out = folder.appendingPathComponent("new\(attempt)/out").path
+            let process = Process()
+            process.executableURL = pinmintBinary
+            process.arguments = ["batch", data.path, "-o", out, "--style", "pin", "--jobs", "1", "-q"]
+            try process.run()
+            // As soon as the folder is there, before (most often) any marker is.
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && !FileManager.default.fileExists(atPath: out) { usleep(200) }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+            let files = try? FileManager.default.contentsOfDirectory(atPath: out)
+            #expect(files.map { $0.contains { $0.hasSuffix(".png") } } ?? true, "\(files ?? [])")
+            if files == nil { #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new\(attempt)").path)) }
+        }
+    }
+
     /// A batch that stopped with code 2 before writing anything left the
     /// (empty) output folders it had made.
     @Test func aStoppedBatchRemovesTheEmptyFoldersItMade() throws {
