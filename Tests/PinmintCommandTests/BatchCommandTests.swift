@@ -51,8 +51,7 @@ extension BatchRobustnessTests {
     @Test func aBlockedMarkerFileFailsItsRowOnly() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("mid.csv")
-        try Data(("id\n" + (0..<300).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        let data = try writeIDs(count: 300, to: folder.appendingPathComponent("mid.csv"))
         let out = folder.appendingPathComponent("r7").path
         try FileManager.default.createDirectory(atPath: out + "/r150.png", withIntermediateDirectories: true)
         let result = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--jobs", "2"])
@@ -75,8 +74,7 @@ extension BatchRobustnessTests {
     func anInterruptedBatchLeavesNoTemporaryFile(_ signal: Int32, _ status: Int32, _ name: String) throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("many.csv")
-        try Data(("id\n" + (0..<300_000).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        let data = try writeIDs(count: 300_000, to: folder.appendingPathComponent("many.csv"))
         let out = folder.appendingPathComponent("out").path
         let process = Process()
         process.executableURL = pinmintBinary
@@ -109,8 +107,7 @@ extension BatchRobustnessTests {
     @Test func anInterruptedBatchLeavesNoEmptyFolderOfItsOwn() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("many.csv")
-        try Data(("id\n" + (0..<1000).map { "r\($0)\n" }.joined()).utf8).write(to: data)
+        let data = try writeIDs(count: 1000, to: folder.appendingPathComponent("many.csv"))
         for attempt in 0..<3 {
             let out = folder.appendingPathComponent("new\(attempt)/out").path
             let process = Process()
@@ -151,4 +148,10 @@ extension BatchRobustnessTests {
         #expect(FileManager.default.fileExists(atPath: existing))
         #expect(!FileManager.default.fileExists(atPath: made))
     }
+}
+
+/// A CSV of one `id` column holding r0, r1, … (`count` rows), written to `file`.
+private func writeIDs(count: Int, to file: URL) throws -> URL {
+    try Data(("id\n" + (0..<count).map { "r\($0)\n" }.joined()).utf8).write(to: file)
+    return file
 }
