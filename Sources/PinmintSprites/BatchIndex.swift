@@ -19,7 +19,7 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var madeFolders: [String] = []
 
     /// Has `removeAll` remove `folders` (outermost first, as
-    /// `BatchRenderer.makeFolder` returns them) when they are still empty.
+    /// `OutputFolders.make` returns them) when they are still empty.
     static func removeWhenEmpty(_ folders: [String]) {
         condition.lock()
         madeFolders = folders

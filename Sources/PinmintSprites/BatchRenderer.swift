@@ -159,11 +159,12 @@ public final class BatchRenderer: @unchecked Sendable {
         nonisolated(unsafe) let firstRenderer = LazyRenderer(fontFolders: configuration.fontFolders)
         _ = try firstRenderer.get()
         // A batch that stops (throws) removes the folders it made when it wrote nothing into them.
-        let madeFolders = try Self.makeFolder(configuration.outputFolder)
+        guard !configuration.outputFolder.isEmpty else { throw SpriteError(input: "-o ''", problem: "expected a folder") }
+        let madeFolders = try OutputFolders.make(configuration.outputFolder)
         // An interrupted batch removes them too, when still empty (`TemporaryFiles.removeAll`).
         TemporaryFiles.removeWhenEmpty(madeFolders)
         var finished = false
-        defer { if !finished { Self.removeEmptyFolders(madeFolders) } }
+        defer { if !finished { OutputFolders.removeEmpty(madeFolders) } }
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
@@ -406,49 +407,6 @@ public final class BatchRenderer: @unchecked Sendable {
             do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }
         }
         return (written, lines)
-    }
-
-    /// Makes `folder` and the missing folders above it.
-    /// - Returns: the folders it made, outermost first (none when `folder` existed).
-    @discardableResult
-    static func makeFolder(_ folder: String) throws(SpriteError) -> [String] {
-        guard !folder.isEmpty else { throw SpriteError(input: "-o ''", problem: "expected a folder") }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw SpriteError(input: folder, problem: "exists and is not a folder") }
-            return []
-        }
-        // Name the part of the path that is in the way (Foundation says only "error 512").
-        var missing = [folder]
-        var ancestor = PathName.folder(of: folder)
-        while !ancestor.isEmpty && ancestor != "/" {
-            if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isFolder) {
-                guard isFolder.boolValue else {
-                    throw SpriteError(input: folder, problem: "cannot create the folder: \(ancestor) is a file")
-                }
-                break
-            }
-            missing.append(ancestor)
-            ancestor = PathName.folder(of: ancestor)
-        }
-        // One level at a time, keeping only the folders this call made: a
-        // path through `..` (`new/../keep`) can reach folders that were
-        // already there, which a stopped batch must not remove.
-        var made: [String] = []
-        for path in missing.reversed() {
-            if mkdir(path, 0o777) == 0 { made.append(path); continue }
-            let code = errno
-            guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                throw SpriteError(input: folder, problem: "cannot create the folder: \(String(cString: strerror(code)))")
-            }
-        }
-        return made
-    }
-
-    /// Removes `folders` (outermost first, as `makeFolder` returns them), innermost
-    /// first, each only if it is empty: what a stopped batch made and left nothing in.
-    static func removeEmptyFolders(_ folders: [String]) {
-        for folder in folders.reversed() where rmdir(folder) != 0 { return }
     }
 }
 

@@ -142,3 +142,48 @@ struct FNV1a {
         return String(repeating: "0", count: 16 - text.count) + text
     }
 }
+
+/// The folders a run makes for its output (`sprite -o OUT/NAME`, `batch -o
+/// DIR`), so that a run that stops can remove those it made and nothing else.
+public enum OutputFolders {
+    /// Makes `folder` and every missing folder above it, one level at a time,
+    /// and returns those this call made, outermost first (none when `folder`
+    /// exists; "" is the current folder). A folder that a path through `..`
+    /// reaches (`new/../keep`) and that was already there is not one of them.
+    /// - Throws: `SpriteError` naming `folder`: it, or a folder above it, is a
+    ///   file; or a level cannot be made (the reason). Those made before are removed again.
+    public static func make(_ folder: String) throws(SpriteError) -> [String] {
+        var isFolder: ObjCBool = false
+        // Name the part of the path that is in the way (Foundation says only "error 512").
+        var missing: [String] = []
+        var current = folder
+        while !current.isEmpty && current != "/" {
+            if FileManager.default.fileExists(atPath: current, isDirectory: &isFolder) {
+                guard isFolder.boolValue else {
+                    throw SpriteError(input: folder, problem: current == folder ? "exists and is not a folder"
+                                      : "cannot create the folder: \(current) is a file")
+                }
+                break
+            }
+            missing.append(current)
+            current = PathName.folder(of: current)
+        }
+        var made: [String] = []
+        for path in missing.reversed() {
+            if mkdir(path, 0o777) == 0 { made.append(path); continue }
+            let code = errno
+            guard code == EEXIST, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                removeEmpty(made)
+                throw SpriteError(input: folder, problem: "cannot create the folder"
+                                  + (path == folder ? "" : " \(path)") + ": \(String(cString: strerror(code)))")
+            }
+        }
+        return made
+    }
+
+    /// Removes `folders` (outermost first, as `make` returns them), innermost
+    /// first, each only while it is empty: what a stopped run made and left nothing in.
+    public static func removeEmpty(_ folders: [String]) {
+        for folder in folders.reversed() where rmdir(folder) != 0 { return }
+    }
+}

@@ -96,7 +96,7 @@ func runSprite(_ rawArguments: [String]) throws {
     }
     if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(oneLine(warning))\n") } }
     // The folders made for the sprite are removed again if it is not written (a name too long, a clash).
-    let madeFolders = try makeFolders(PathName.folder(of: base))
+    let madeFolders = try OutputFolders.make(PathName.folder(of: base))
     let set = FileSet(folderProblem: SpriteSheet.folderProblem)
     do {
         // No sprite file may replace one of the inputs (`-o icons/pin` beside icons/pin.png).
@@ -106,41 +106,12 @@ func runSprite(_ rawArguments: [String]) throws {
         try set.commit()
     } catch {
         set.discard()
-        removeFolders(madeFolders)
+        OutputFolders.removeEmpty(madeFolders)
         throw error
     }
     if !quiet {
         writeStandardError("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n")
     }
-}
-
-/// Makes `folder` and every missing folder above it, one at a time, and
-/// returns those it made, outermost first (a folder that a path through
-/// `..` reaches and that already exists is not one of them). When one
-/// cannot be made, those made before it are removed and the error names it.
-func makeFolders(_ folder: String) throws(UsageError) -> [String] {
-    var missing: [String] = []
-    var current = folder
-    while !current.isEmpty && current != "/" && !FileManager.default.fileExists(atPath: current) {
-        missing.insert(current, at: 0)
-        current = PathName.folder(of: current)
-    }
-    var made: [String] = []
-    for path in missing where !FileManager.default.fileExists(atPath: path) {
-        guard mkdir(path, 0o777) == 0 else {
-            let reason = String(cString: strerror(errno))
-            removeFolders(made)
-            throw UsageError(message: "\(path): cannot create the folder: \(reason)")
-        }
-        made.append(path)
-    }
-    return made
-}
-
-/// Removes `folders` (as `makeFolders` returns them), innermost first; one
-/// that is not empty stays.
-func removeFolders(_ folders: [String]) {
-    for folder in folders.reversed() { rmdir(folder) }
 }
 
 /// `--ratio 1,2`: distinct pixel ratios in 0.25...8.
