@@ -145,16 +145,27 @@ public final class FileSet {
     /// the target) and returns its name. Safe from several threads at once.
     /// - Throws: `PNGError` naming `path`, "cannot write: REASON"; no temporary file is left.
     public static func writeTemporary(_ bytes: [UInt8], beside path: String) throws(PNGError) -> String {
-        let temporary = sibling(of: path, kind: "tmp")
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw PNGError(file: path, problem: "cannot write: \(String(cString: strerror(errno)))") }
-        let failure = PNGEncoder.writeAll(bytes, to: descriptor)
-        let closed = close(descriptor) == 0
-        if let failure = failure ?? (closed ? nil : String(cString: strerror(errno))) {
-            unlink(temporary)
-            throw PNGError(file: path, problem: "cannot write: \(failure)")
+        let temporary = temporaryName(beside: path)
+        if let failure = writeNewFile(bytes, at: temporary) {
+            throw PNGError(file: path, problem: "cannot write: \(String(cString: strerror(failure.code)))")
         }
         return temporary
+    }
+
+    /// Writes all of `bytes` to a new file `temporary` (a name from
+    /// `temporaryName`, which must not exist): nil when done, else the error
+    /// number, and whether it came from creating the file (the folder's
+    /// problem) or from writing it. A file not written whole is removed.
+    public static func writeNewFile(_ bytes: [UInt8], at temporary: String) -> (code: Int32, creating: Bool)? {
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return (errno, true) }
+        let failure = PNGEncoder.writeAll(bytes, to: descriptor)
+        let closed = close(descriptor) == 0
+        if let code = failure ?? (closed ? nil : errno) {
+            unlink(temporary)
+            return (code, false)
+        }
+        return nil
     }
 
     /// A new name for a temporary file beside `path` (`.NAME.PID.N.tmp`,

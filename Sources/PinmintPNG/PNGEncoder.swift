@@ -243,22 +243,23 @@ public enum PNGEncoder {
     private static func writeToStandardOutputReportingError(_ bytes: [UInt8]) -> PNGError? {
         // Every stdio stream first: what `print` buffered goes before these bytes.
         guard fflush(nil) == 0 else { return PNGError(file: "standard output", problem: String(cString: strerror(errno))) }
-        return writeAll(bytes, to: STDOUT_FILENO).map { PNGError(file: "standard output", problem: $0) }
+        return writeAll(bytes, to: STDOUT_FILENO).map { PNGError(file: "standard output", problem: String(cString: strerror($0))) }
     }
 
     /// Writes all of `bytes` to `descriptor` with write(2), again after short
-    /// and interrupted writes: nil when done, else the system's reason ("No
+    /// and interrupted writes: nil when done, else the error number (ENOSPC
+    /// when nothing more could be written; `strerror` gives the reason, "No
     /// space left on device"). The one write loop of the package (files,
     /// standard output, standard error).
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return String(cString: strerror(errno))
+                return errno
             }
-            if written == 0 { return "nothing could be written" }
+            if written == 0 { return ENOSPC }
             offset += written
         }
         return nil

@@ -26,7 +26,8 @@ public enum TemporaryFiles {
         condition.unlock()
     }
 
-    /// Records `path` and runs `create`, which makes it (`open`, `fopen`).
+    /// Records `path` and runs `create`, which makes it (`fopen`, or
+    /// `FileSet.writeNewFile`, which also writes it whole).
     /// After `removeAll` this waits for the process to end instead, so that
     /// no file appears once the temporaries have been removed.
     static func creating<Result>(_ path: String, _ create: () -> Result) -> Result {
@@ -112,27 +113,9 @@ public enum AtomicFile {
             Failure(error: SpriteError(input: path, problem: "\(problem): \(String(cString: strerror(code)))"),
                     stopsTheFolder: diskErrors.contains(code) || (creating && folderErrors.contains(code)))
         }
-        let (descriptor, code) = TemporaryFiles.creating(temporary) { () -> (Int32, Int32) in
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
-            return (descriptor, errno)
-        }
-        guard descriptor >= 0 else { throw fail("cannot write", code, creating: true) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let code = written < 0 ? errno : ENOSPC
-                close(descriptor)
-                unlink(temporary)
-                throw fail("cannot write", code, creating: false)
-            }
-            offset += written
-        }
-        if close(descriptor) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw fail("cannot write", code, creating: false)
+        // Registered while it is written: an interruption waits for it, then removes it.
+        if let failure = TemporaryFiles.creating(temporary, { FileSet.writeNewFile(bytes, at: temporary) }) {
+            throw fail("cannot write", failure.code, creating: failure.creating)
         }
         if rename(temporary, path) != 0 {
             let code = errno
