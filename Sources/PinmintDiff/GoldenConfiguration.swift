@@ -92,17 +92,15 @@ public struct GoldenConfiguration: Sendable, Equatable {
             }
             throw .configuration(path: path, line: 0, problem: problem)
         }
-        // Line by line, so that the message names the line with the bad bytes.
-        var lines: [String] = []
-        for (offset, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            guard let text = String(validating: line, as: UTF8.self) else {
-                throw .configuration(path: path, line: offset + 1, problem: "not UTF-8 text (golden.conf is read as UTF-8)")
-            }
-            lines.append(text)
+        guard var text = String(validating: bytes, as: UTF8.self) else {
+            // The line with the bad bytes (no UTF-8 sequence spans a newline).
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let line = (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
+            throw .configuration(path: path, line: line, problem: "not UTF-8 text (golden.conf is read as UTF-8)")
         }
         // A byte-order mark (editors that save "UTF-8 with BOM") is not part of the first line.
-        if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
-        try self.init(parsing: lines.joined(separator: "\n"), path: path, suiteFolder: suiteFolder)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        try self.init(parsing: text, path: path, suiteFolder: suiteFolder)
     }
 
     /// Parses the text of a golden.conf at `path` in `suiteFolder`.
