@@ -28,7 +28,7 @@ enum FrontierBench {
     static func tolerance(_ text: String) throws -> Double {
         guard let value = Double(text), toleranceRange.contains(value) else {
             throw BenchError("tolerance \(text) is not a number of device pixels in "
-                             + "\(toleranceRange.lowerBound.plainDescription)...\(toleranceRange.upperBound.plainDescription)")
+                             + "\(toleranceRange.plainDescription)")
         }
         return value
     }

@@ -7,3 +7,8 @@ extension Double {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
+
+extension ClosedRange<Double> {
+    /// The range as messages show it: "0.25...8", each bound a `plainDescription`.
+    public var plainDescription: String { "\(lowerBound.plainDescription)...\(upperBound.plainDescription)" }
+}

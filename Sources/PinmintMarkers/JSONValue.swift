@@ -247,17 +247,12 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         switch self {
         case .null: return "null"
         case .bool(let value): return String(value)
-        case .number(let value): return JSONValue.format(value)
+        case .number(let value): return value.plainDescription
         case .string(let value): return "\"\(value)\""
         case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .object(let members):
             return "{" + members.keys.sorted().map { "\"\($0)\": \(members[$0]!)" }.joined(separator: ", ") + "}"
         }
-    }
-
-    /// A number as people write it: 3 rather than 3.0.
-    static func format(_ value: Double) -> String {
-        value.plainDescription
     }
 }
 
@@ -307,7 +302,7 @@ struct ObjectReader {
         guard let value = value(key) else { return nil }
         switch value {
         case .string(let text): return text
-        case .number(let number): return JSONValue.format(number)
+        case .number(let number): return number.plainDescription
         default: throw error(key, "expected a string, found \(value.typeName)")
         }
     }
@@ -374,8 +369,8 @@ extension JSONValue {
         default: throw MarkerError(input: input, path: path, problem: "expected a number, found \(value.typeName)")
         }
         guard number.isFinite, range.contains(number) else {
-            throw MarkerError(input: input, path: path, problem: "\(format(number)) is out of range "
-                              + "(\(format(range.lowerBound))...\(format(range.upperBound)))")
+            throw MarkerError(input: input, path: path, problem: "\(number.plainDescription) is out of range "
+                              + "(\(range.plainDescription))")
         }
         return number
     }

@@ -55,8 +55,8 @@ private struct PartChecker {
 
     func number(_ value: Double, _ range: ClosedRange<Double>, _ name: @autoclosure () -> String) throws(MarkerError) {
         guard value.isFinite, range.contains(value) else {
-            throw fail(name(), "\(JSONValue.format(value)) is out of range "
-                       + "(\(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound)))")
+            throw fail(name(), "\(value.plainDescription) is out of range "
+                       + "(\(range.plainDescription))")
         }
     }
 
@@ -184,7 +184,7 @@ private struct PartChecker {
         guard shapePath.isFinite else { throw fail(name, "the path has a NaN or infinite coordinate") }
         guard viewBox.origin.isFinite, viewBox.width.isFinite, viewBox.height.isFinite,
               viewBox.width > 0, viewBox.height > 0 else {
-            let found = [viewBox.minX, viewBox.minY, viewBox.width, viewBox.height].map(JSONValue.format).joined(separator: " ")
+            let found = [viewBox.minX, viewBox.minY, viewBox.width, viewBox.height].map(\.plainDescription).joined(separator: " ")
             throw fail(viewBoxName, "needs finite numbers and a positive width and height, found \(found)")
         }
     }

@@ -15,7 +15,7 @@ extension MarkerLayout {
         let far = Point(max(bounds.maxX, root.frame.maxX).rounded(.up), max(bounds.maxY, root.frame.maxY).rounded(.up))
         let width = max(1, Int(far.x - origin.x)), height = max(1, Int(far.y - origin.y))
         guard width <= Canvas.maximumSide, height <= Canvas.maximumSide, width * height <= Canvas.maximumPixelCount else {
-            throw MarkerError(input: source, problem: "the marker would be \(width)x\(height) pixels at scale \(JSONValue.format(scale)); "
+            throw MarkerError(input: source, problem: "the marker would be \(width)x\(height) pixels at scale \(scale.plainDescription); "
                               + "a side may be at most \(Canvas.maximumSide) and the area at most \(Canvas.maximumPixelCount) pixels")
         }
         shift(root, by: Point(-origin.x, -origin.y))

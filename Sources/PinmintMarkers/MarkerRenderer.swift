@@ -92,8 +92,8 @@ public final class MarkerRenderer {
     /// refuse (see `MarkerDescription.validate()`).
     public func render(_ description: MarkerDescription, scale: Double) throws(MarkerError) -> RenderedMarker {
         guard scale.isFinite, MarkerLimits.scaleRange.contains(scale) else {
-            throw MarkerError(input: "scale", problem: "\(JSONValue.format(scale)) is out of range "
-                              + "(\(JSONValue.format(MarkerLimits.scaleRange.lowerBound))...\(JSONValue.format(MarkerLimits.scaleRange.upperBound)))")
+            throw MarkerError(input: "scale", problem: "\(scale.plainDescription) is out of range "
+                              + "(\(MarkerLimits.scaleRange.plainDescription))")
         }
         try description.validate()
         var layout = MarkerLayout(scale: scale, renderer: self, source: description.source)

@@ -48,7 +48,7 @@ public struct MarkerStyle: Sendable {
             switch kind {
             case .text: return "text"
             case .color: return "colour"
-            case .number(let range): return "number \(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound))"
+            case .number(let range): return "number \(range.plainDescription)"
             case .flag: return "flag"
             case .file: return "file"
             case .choice(let choices): return choices.joined(separator: "|")
@@ -295,14 +295,14 @@ extension MarkerStyle.Option {
                 throw fail("is \(text.unicodeScalars.count) characters long; at most \(MarkerLimits.maximumTextLength) are allowed")
             }
             return value
-        case (.text, .number(let number)): return .string(JSONValue.format(number))
+        case (.text, .number(let number)): return .string(number.plainDescription)
         case (.color, .string(let text)):
             if text == "none" || text == "auto" || text.isEmpty { return value }
             do { _ = try Color(parsing: text) } catch { throw fail(error.description) }
             return value
         case (.number(let range), .number(let number)):
             guard number.isFinite, range.contains(number) else {
-                throw fail("\(JSONValue.format(number)) is out of range (\(JSONValue.format(range.lowerBound))...\(JSONValue.format(range.upperBound)))")
+                throw fail("\(number.plainDescription) is out of range (\(range.plainDescription))")
             }
             return value
         case (.flag, .bool): return value

@@ -190,7 +190,7 @@ indirect enum Template: Sendable {
                 case .expression(let expression):
                     switch expression.evaluate(values) {
                     case .string(let s): result += s
-                    case .number(let n): result += JSONValue.format(n)
+                    case .number(let n): result += n.plainDescription
                     case .bool(let b): result += String(b)
                     default: break
                     }
@@ -250,7 +250,7 @@ extension Template.Test {
             let text: String
             switch value {
             case .string(let s): text = s
-            case .number(let n): text = JSONValue.format(n)
+            case .number(let n): text = n.plainDescription
             case .bool(let b): text = String(b)
             default: text = ""
             }

@@ -85,7 +85,7 @@ struct Arguments {
         }
         guard range.contains(number) else {
             throw UsageError(message: "\(command): \(name) \(text) is out of range "
-                             + "(\(range.lowerBound.plainDescription)...\(range.upperBound.plainDescription))")
+                             + "(\(range.plainDescription))")
         }
         return number
     }

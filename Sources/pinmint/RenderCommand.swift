@@ -224,7 +224,7 @@ func scaleList(_ arguments: Arguments, range: ClosedRange<Double>) throws(UsageE
         }
         guard range.contains(scale) else {
             throw UsageError(message: "\(arguments.command): --scale \(piece) is out of range "
-                                     + "(\(range.lowerBound.plainDescription)...\(range.upperBound.plainDescription))")
+                                     + "(\(range.plainDescription))")
         }
         if !scales.contains(scale) { scales.append(scale) }
     }
