@@ -11,7 +11,8 @@ import PinmintRaster
 /// one `feDropShadow`, presentation attributes and `style=""`, transforms.
 /// Unsupported elements and attributes are skipped and listed in `warnings`.
 ///
-/// Limits: files up to 16 MiB, 100,000 elements, nesting 256 deep.
+/// Limits: files up to 16 MiB (`SVGLimits`); elements, depth, attributes,
+/// names and entities as `XMLLimits` says. The XML is read by `XMLReader`.
 public struct SVGDocument: Sendable {
     /// Width and height in CSS pixels (user units at scale 1): from the
     /// `width` and `height` attributes (px, unitless, pt, pc, mm, cm, in at

@@ -1,10 +1,8 @@
-import Foundation
-import FoundationXML
 
 /// One XML element of an SVG file: the raw tree that `SVGDocument` reads
 /// before resolving it into something drawable.
 final class SVGElement {
-    /// The element name without an `svg:` prefix.
+    /// The element name: the local name for an element in the SVG namespace.
     let name: String
     let attributes: [String: String]
     /// The line of the start tag (1-based), or 0 when unknown.
@@ -12,7 +10,7 @@ final class SVGElement {
     var children: [SVGElement] = []
 
     init(name: String, attributes: [String: String], line: Int) {
-        self.name = name.hasPrefix("svg:") ? String(name.dropFirst(4)) : name
+        self.name = name
         self.attributes = attributes
         self.line = line
     }
@@ -26,14 +24,12 @@ final class SVGElement {
     }
 }
 
-/// Limits that keep a hostile or broken file from exhausting memory or stack.
+/// Limits that keep a hostile or broken file from exhausting memory or
+/// stack; those of the XML itself (elements, depth, attributes, names,
+/// entities) are `XMLLimits`.
 enum SVGLimits {
     /// The largest file read: 16 MiB.
     static let maximumFileSize = 16 << 20
-    /// The most elements in one document.
-    static let maximumElementCount = 100_000
-    /// The deepest nesting of elements.
-    static let maximumDepth = 256
     /// The largest `feDropShadow` blur (stdDeviation) and offset, user units.
     static let maximumShadowLength = 10_000.0
 }
@@ -44,84 +40,109 @@ struct SVGProblem: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Reads XML into a tree of `SVGElement`s with Foundation's `XMLParser`,
-/// enforcing the element-count and depth limits as it goes.
-final class SVGTreeReader: NSObject, XMLParserDelegate {
+/// Reads XML into a tree of `SVGElement`s with Pinmint's own `XMLReader`
+/// (see there for why not Foundation's `XMLParser`), resolving namespace
+/// prefixes on the way: an element in the SVG namespace gets its local
+/// name (`<svg:path>` is `path`), an attribute in the XLink namespace is
+/// `xlink:NAME` whatever its prefix, other prefixed names stay as written
+/// (`inkscape:label`), and a prefix without its `xmlns:` declaration is an
+/// error (Namespaces in XML 1.0, §5).
+struct SVGTreeReader: XMLReader.Handler {
+    static let svgNamespace = "http://www.w3.org/2000/svg"
+    static let xlinkNamespace = "http://www.w3.org/1999/xlink"
+    static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+
+    private let text: XMLText
     private var stack: [SVGElement] = []
+    /// The prefixes declared by each open element that declares any, with its depth.
+    private var scopes: [(depth: Int, prefixes: [String: String])] = []
     private(set) var root: SVGElement?
-    private var elementCount = 0
-    private(set) var limitProblem: String?
+
+    private init(text: XMLText) { self.text = text }
 
     static func read(_ data: [UInt8]) -> Result<SVGElement, SVGProblem> {
-        let parser = XMLParser(data: Data(data))
-        let reader = SVGTreeReader()
-        parser.delegate = reader
-        parser.shouldResolveExternalEntities = false
-        let succeeded = parser.parse()
-        if let problem = reader.limitProblem { return .failure(SVGProblem(problem)) }
-        if !succeeded || parser.parserError != nil {
-            let code = (parser.parserError as NSError?)?.code ?? -1
-            let place = "line \(parser.lineNumber), column \(parser.columnNumber)"
-            // libxml2's XML_ERR_DOCUMENT_EMPTY: the text does not start with a tag.
-            if code == 4 { return .failure(SVGProblem("\(place): not XML: there is no <svg> element (the text does not start with '<')")) }
-            return .failure(SVGProblem("\(place): malformed XML: " + reader.explain(code)))
+        let text: XMLText
+        do { text = try XMLText(data) } catch {
+            let place = XMLTextPlace(data: data, offset: error.offset)
+            return .failure(SVGProblem("line \(place.line), column \(place.column): \(error.message)"))
         }
-        guard let root = reader.root else { return .failure(SVGProblem("the document has no elements")) }
+        var reader = XMLReader(text)
+        var tree = SVGTreeReader(text: text)
+        do { try reader.read(into: &tree) } catch {
+            let place = text.place(of: error.offset)
+            return .failure(SVGProblem("line \(place.line), column \(place.column): \(error.message)"))
+        }
+        guard let root = tree.root else { return .failure(SVGProblem("the document has no elements")) }
         return .success(root)
     }
 
-    /// What libxml2's error `code` means here. XMLParser on Linux passes
-    /// libxml2's numbers through with no message, and its `ErrorCode` cases
-    /// are numbered one lower than those (its `prematureDocumentEndError` is
-    /// libxml2's 4, "start tag expected"), so the numbers are matched here.
-    /// Code 5 stands for several problems at the end of the text; the
-    /// elements read so far tell which.
-    private func explain(_ code: Int) -> String {
-        switch code {
-        case 3: return "content before the root element"
-        case 5:
-            if let open = stack.last { return "the document ends before <\(open.name)> is closed" }
-            if root != nil { return "content after the end of the root element" }
-            return "no complete root element (expected <svg ...>)"
-        case 9: return "an invalid character (the file is not valid UTF-8, or holds a control character)"
-        case 26, 27: return "an entity that is not declared"
-        case 29: return "an external entity (external entities are not read)"
-        case 38: return "a '<' in an attribute value"
-        case 39, 40, 43, 44: return "a malformed attribute (its value is not in quotes, or not closed)"
-        case 41: return "an attribute without a value"
-        case 42: return "an attribute given twice on one element"
-        case 45: return "a comment that is not closed"
-        case 68, 72, 73: return "a malformed tag"
-        case 76: return "an end tag does not match its start tag"
-        case 77: return "a tag that is not finished"
-        case 85: return "elements are not well balanced"
-        case 89: return "entities that refer to each other in a loop or expand too far (not expanded)"
-        // libxml2's XML_NS_ERR_UNDEFINED_NAMESPACE.
-        case 201: return "a namespace prefix is used without its xmlns declaration"
-        default: return "XML error \(code) (libxml2's error number)"
+    mutating func startElement(_ name: String, attributes: [XMLReader.Attribute], offset: Int) throws(XMLReader.Refusal) {
+        var declared: [String: String] = [:]
+        for attribute in attributes where attribute.name.utf8.first == UInt8(ascii: "x") {
+            if attribute.name.hasPrefix("xmlns:") {
+                let prefix = String(attribute.name.dropFirst(6))
+                guard !attribute.value.isEmpty else {
+                    throw XMLReader.Refusal("malformed XML: <\(name)>: xmlns:\(prefix) is empty (a prefix cannot be undeclared)")
+                }
+                declared[prefix] = attribute.value
+            }
         }
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        let element = SVGElement(name: elementName, attributes: attributes, line: parser.lineNumber)
-        elementCount += 1
-        if elementCount > SVGLimits.maximumElementCount {
-            limitProblem = "\(element.location()): more than \(SVGLimits.maximumElementCount) elements"
-            parser.abortParsing()
-            return
+        if !declared.isEmpty { scopes.append((stack.count, declared)) }
+        let elementName = try resolve(name, on: name)
+        var resolved: [String: String] = Dictionary(minimumCapacity: attributes.count)
+        for attribute in attributes {
+            let isDeclaration = attribute.name.utf8.first == UInt8(ascii: "x")
+                && (attribute.name == "xmlns" || attribute.name.hasPrefix("xmlns:"))
+            let key = isDeclaration ? attribute.name : try resolve(attribute.name, on: name)
+            guard resolved.updateValue(attribute.value, forKey: key) == nil else {
+                throw XMLReader.Refusal("malformed XML: attribute '\(key)' is given twice on <\(name)>")
+            }
         }
-        if stack.count >= SVGLimits.maximumDepth {
-            limitProblem = "\(element.location()): elements nested more than \(SVGLimits.maximumDepth) deep"
-            parser.abortParsing()
-            return
-        }
+        let element = SVGElement(name: elementName, attributes: resolved, line: text.line(of: offset))
         if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
         stack.append(element)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?) {
-        if !stack.isEmpty { stack.removeLast() }
+    mutating func endElement() {
+        stack.removeLast()
+        if let scope = scopes.last, scope.depth == stack.count { scopes.removeLast() }
+    }
+
+    /// The name Pinmint uses for a qualified name (see the type's comment).
+    private func resolve(_ qualifiedName: String, on element: String) throws(XMLReader.Refusal) -> String {
+        guard qualifiedName.utf8.contains(UInt8(ascii: ":")), let colon = qualifiedName.firstIndex(of: ":") else {
+            return qualifiedName
+        }
+        let prefix = String(qualifiedName[..<colon])
+        let localName = qualifiedName[qualifiedName.index(after: colon)...]
+        guard !prefix.isEmpty, !localName.isEmpty, !localName.contains(":") else {
+            throw XMLReader.Refusal("malformed XML: '\(qualifiedName)' on <\(element)> is not a valid qualified name")
+        }
+        let namespace = prefix == "xml" ? SVGTreeReader.xmlNamespace
+            : scopes.reversed().lazy.compactMap { $0.prefixes[prefix] }.first
+        guard let namespace else {
+            throw XMLReader.Refusal("malformed XML: the namespace prefix '\(prefix)' of '\(qualifiedName)' is not declared "
+                                    + "(no xmlns:\(prefix) on this element or one around it)")
+        }
+        switch namespace {
+        case SVGTreeReader.svgNamespace: return String(localName)
+        case SVGTreeReader.xlinkNamespace: return "xlink:" + localName
+        case SVGTreeReader.xmlNamespace: return "xml:" + localName
+        default: return qualifiedName
+        }
+    }
+}
+
+/// The line and column of a byte offset in a file that could not be decoded.
+private struct XMLTextPlace {
+    let line: Int, column: Int
+
+    init(data: [UInt8], offset: Int) {
+        var line = 1, column = 1
+        for byte in data[0..<min(max(offset, 0), data.count)] {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        self.line = line
+        self.column = column
     }
 }

@@ -68,8 +68,9 @@ struct SVGDocumentTests {
     }
 
     static let errors: [(name: String, text: String, expected: String)] = [
-        ("malformed XML", "<svg width=\"1\" height=\"1\"><g></svg>", "malformed XML: the document ends before <svg> is closed"),
-        ("unclosed document", "<svg width=\"1\" height=\"1\"", "malformed XML: the document ends before <svg> is closed"),
+        ("malformed XML", "<svg width=\"1\" height=\"1\"><g></svg>",
+         "line 1, column 30: malformed XML: an end tag does not match its start tag: </svg> where <g> (line 1) is open"),
+        ("unclosed document", "<svg width=\"1\" height=\"1\"", "line 1, column 1: malformed XML: the document ends inside the tag <svg>"),
         ("mismatched end tag", "<svg width=\"1\" height=\"1\"></g>", "malformed XML: an end tag does not match its start tag"),
         ("no root element", "<?xml version=\"1.0\"?><!-- nothing -->", "malformed XML: no complete root element (expected <svg ...>)"),
         // XMLParser's error codes were read one off: each of these was "the document
@@ -78,7 +79,7 @@ struct SVGDocumentTests {
         ("JSON", "{\"marker\": {}}", "not XML: there is no <svg> element"),
         ("unclosed element", "<svg width=\"1\" height=\"1\"><g>", "malformed XML: the document ends before <g> is closed"),
         ("content after the root", "<svg width=\"1\" height=\"1\"/>garbage", "malformed XML: content after the end of the root element"),
-        ("attribute twice", "<svg width=\"1\" width=\"2\" height=\"1\"/>", "malformed XML: an attribute given twice on one element"),
+        ("attribute twice", "<svg width=\"1\" width=\"2\" height=\"1\"/>", "line 1, column 16: malformed XML: attribute 'width' is given twice on <svg>"),
         ("root is not svg", "<html width=\"1\" height=\"1\"/>", "root element must be <svg>"),
         ("bad path data", "<svg width=\"1\" height=\"1\">\n<path d=\"M 0 0 L x\"/></svg>",
          "line 2: <path d>: expected a number at offset 8"),

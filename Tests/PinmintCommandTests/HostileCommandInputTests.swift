@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Inputs made as an attacker would make them (issue 21): each crashed,
+/// hung or lost data in a command; each must now be one line, a non-zero
+/// exit code, and the rest of the work done.
+@Suite struct HostileCommandInputTests {
+    /// SVG files of 5–12 bytes that crashed Foundation's XMLParser in its
+    /// callbacks (SIGILL; SIGSEGV in strlen for `<?pi?>`), with what is said now.
+    static let crashingSVGs: [(name: String, bytes: [UInt8], problem: String)] = [
+        ("comment", Array("<!--".utf8) + [0xFF] + Array("-->".utf8), "line 1, column 5: the file is not valid UTF-8 (byte 0xFF)"),
+        ("attribute", Array("<e x=\"\" ".utf8) + [0xFE] + Array("=\"0".utf8), "line 1, column 9: the file is not valid UTF-8 (byte 0xFE)"),
+        ("element", Array("<".utf8) + [0xEE] + Array("ts=".utf8), "line 1, column 2: the file is not valid UTF-8 (byte 0xEE)"),
+        ("entity", Array("<v&".utf8) + [0xFE] + Array("r;&".utf8), "line 1, column 4: the file is not valid UTF-8 (byte 0xFE)"),
+        ("pi", Array("<?pi?>".utf8), "line 1, column 7: malformed XML: no complete root element (expected <svg ...>)"),
+    ]
+
+    static func writeCrashingSVGs(to folder: URL) throws -> [URL] {
+        try crashingSVGs.map { example in
+            let file = folder.appendingPathComponent("\(example.name).svg")
+            try Data(example.bytes).write(to: file)
+            return file
+        }
+    }
+
+    @Test func renderRefusesSVGsThatCrashedTheXMLParser() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (file, example) in zip(try Self.writeCrashingSVGs(to: folder), Self.crashingSVGs) {
+            let out = folder.appendingPathComponent("out.png").path
+            let result = try runPinmint(["render", file.path, "-o", out])
+            #expect(result.status == 2, "\(example.name)")
+            #expect(result.standardError == "pinmint: \(file.path): \(example.problem)\n")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    @Test func spriteAndMarkerIconsRefuseThem() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = folder.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: icons, withIntermediateDirectories: true)
+        let files = try Self.writeCrashingSVGs(to: icons)
+        let sprite = try runPinmint(["sprite", icons.path, "-o", folder.appendingPathComponent("sheet").path])
+        #expect(sprite.status == 2)
+        #expect(sprite.standardError.hasPrefix("pinmint: \(icons.path)/"), "\(sprite.standardError)")
+        #expect(sprite.standardError.filter { $0 == "\n" }.count == 1)
+        for (file, example) in zip(files, Self.crashingSVGs) {
+            let pin = try runPinmint(["render", "pin", "--icon-file", file.path, "-o", folder.appendingPathComponent("pin.png").path])
+            #expect(pin.status == 2)
+            #expect(pin.standardError == "pinmint: \(file.path): not a usable SVG icon: \(example.problem)\n")
+        }
+    }
+
+    /// A row naming such an icon killed the batch with signal 11: later rows
+    /// never rendered, no index, a 0-byte `.index.json.PID.0.tmp` stayed.
+    @Test func aBatchRowWithACrashingIconFailsOnlyThatRow() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = try Self.writeCrashingSVGs(to: folder)
+        var csv = "id,icon\n"
+        for (number, file) in files.enumerated() { csv += "bad\(number),\(file.path)\nok\(number),\n" }
+        let data = folder.appendingPathComponent("rows.csv")
+        try Data(csv.utf8).write(to: data)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--set", "icon-file={icon}"])
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == files.count, "\(result.standardError)")
+        for (number, example) in Self.crashingSVGs.enumerated() {
+            #expect(lines.contains { $0.hasSuffix("rows.csv:\(2 + 2 * number): \(files[number].path): not a usable SVG icon: \(example.problem)") },
+                    "\(example.name)")
+        }
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written == ["index.json"] + (0..<files.count).map { "ok\($0).png" })
+    }
+}
