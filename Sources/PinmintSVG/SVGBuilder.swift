@@ -9,6 +9,8 @@ struct SVGBuilder {
     /// The size percentages refer to: the viewBox, else width and height.
     let viewport: (width: Double, height: Double)
     var elementsByID: [String: SVGElement] = [:]
+    /// Gradients resolved so far, by element.
+    var resolvedGradients: [ObjectIdentifier: SVGResolvedGradient] = [:]
     private(set) var warnings: [SVGWarning] = []
     private var warned: Set<SVGWarning> = []
 

@@ -30,6 +30,8 @@ final class SVGElement {
 enum SVGLimits {
     /// The largest file read: 16 MiB.
     static let maximumFileSize = 16 << 20
+    /// The longest gradient `href` chain: tools write one or two links.
+    static let maximumGradientChain = 64
     /// The largest `feDropShadow` blur (stdDeviation) and offset, user units.
     static let maximumShadowLength = 10_000.0
 }
