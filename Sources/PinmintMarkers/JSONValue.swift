@@ -6,7 +6,7 @@ import PinmintPNG
 /// checked key by key: a misspelt key or a value of the wrong type is an
 /// error that names its place (`body.children[2].fill`), which Codable's
 /// synthesised decoding (it ignores unknown keys) cannot do.
-public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
+public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,36 +14,26 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null; return }
-        if let value = try? container.decode(Bool.self) { self = .bool(value); return }
-        if let value = try? container.decode(Double.self) { self = .number(value); return }
-        if let value = try? container.decode(String.self) { self = .string(value); return }
-        if let value = try? container.decode([JSONValue].self) { self = .array(value); return }
-        self = .object(try container.decode([String: JSONValue].self))
-    }
-
-    /// Parses JSON text; `name` (a file name) prefixes the error.
+    /// Parses JSON text (UTF-8, or the UTF-16 and UTF-32 RFC 8259 allowed
+    /// before it) with `JSONReader`, arrays and objects nested at most
+    /// `MarkerLimits.maximumJSONDepth` deep; `name` (a file name) prefixes
+    /// the error, and a key given twice names its member's place.
     public static func parse(_ data: Data, name: String) throws(MarkerError) -> JSONValue {
         guard data.count <= MarkerLimits.maximumDescriptionBytes else {
             throw MarkerError(input: name, problem: "the description is \(data.count) bytes; at most "
                               + "\(MarkerLimits.maximumDescriptionBytes) are read")
         }
+        guard let text = JSONValue.utf8Text(data) else {
+            throw MarkerError(input: name, problem: "not valid JSON: the text is UTF-16 or UTF-32 with a character that does not decode")
+        }
         do {
-            let value = try JSONDecoder().decode(JSONValue.self, from: data)
-            // The scans read UTF-8 bytes; the decoder also reads UTF-16 and UTF-32.
-            let text = JSONValue.utf8Text(data) ?? Data()
-            if let problem = JSONValue.trailingCommaProblem(text) { throw MarkerError(input: name, problem: "not valid JSON: " + problem) }
-            if let duplicate = JSONValue.duplicateKey(text) {
-                throw MarkerError(input: name, path: duplicate.place, problem: "given twice in one object (only one would be used)")
-            }
-            try value.checkDepth(name: name, depth: 0)
-            return value
-        } catch let error as MarkerError {
-            throw error
+            return try JSONReader.parse([UInt8](text), maximumDepth: MarkerLimits.maximumJSONDepth)
         } catch {
-            throw MarkerError(input: name, problem: "not valid JSON" + (JSONValue.syntaxProblem(data, error: error).map { ": \($0)" } ?? ""))
+            switch error.kind {
+            case .duplicateKey(let place): throw MarkerError(input: name, path: place, problem: error.message)
+            case .tooDeep: throw MarkerError(input: name, problem: error.message)
+            case .syntax, .numberOutOfRange: throw MarkerError(input: name, problem: "not valid JSON: " + error.message)
+            }
         }
     }
 
@@ -75,59 +65,10 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         InputFile.isStream(path) ? FileManager.default.currentDirectoryPath : PathName.folder(of: path)
     }
 
-    /// Why `data` is not JSON, for a message after "not valid JSON: ":
-    /// the decoder's underlying reason when it gives one, else what
-    /// JSONSerialization says (JSONDecoder on Linux gives no reason):
-    /// "unexpected end of file during JSON parse", "too many nested arrays
-    /// or dictionaries around character 513" (characters counted from the
-    /// start of `data`). Nil when neither says. `error` is what decoding
-    /// `data` threw; call this only on that error path, so valid input is
-    /// parsed once. Shared by marker descriptions and batch data rows.
-    public static func syntaxProblem(_ data: Data, error: any Error) -> String? {
-        if case DecodingError.dataCorrupted(let context)? = error as? DecodingError,
-           let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String {
-            return sentenceFragment(reason)
-        }
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            return sentenceFragment((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "")
-        }
-    }
-
-    /// Foundation's decoder accepts a comma before a closing `]` or `}`
-    /// (`{"label": "5200",}`), which JSON (RFC 8259) does not: what is
-    /// wrong with the first one in `bytes`, for a message after "not valid
-    /// JSON: " ("a comma before the closing } at character 35", counted
-    /// from 1 in bytes, like the decoder's own positions); nil when there is
-    /// none. Call it on text the decoder accepted: strings are skipped by
-    /// their quotes and escapes, which that text balances.
-    public static func trailingCommaProblem<Bytes: Collection>(_ bytes: Bytes) -> String?
-    where Bytes.Element == UInt8 {
-        var inString = false, escaped = false
-        var comma: Int?
-        for (offset, byte) in bytes.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true; comma = nil
-            case UInt8(ascii: ","): comma = offset
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if let comma { return "a comma before the closing \(Character(Unicode.Scalar(byte))) at character \(comma + 1)" }
-            case 0x20, 0x09, 0x0A, 0x0D: break
-            default: comma = nil
-            }
-        }
-        return nil
-    }
-
     /// JSON text as UTF-8 bytes: `data` itself when it is UTF-8, else decoded
     /// from the UTF-16 or UTF-32 the decoder also reads, told apart as RFC
     /// 4627 §3 tells them (a byte-order mark, or where the zero bytes of the
-    /// first two ASCII characters fall); nil when it is none of them.
+    /// first two ASCII characters fall); nil when UTF-16 or UTF-32 does not decode.
     static func utf8Text(_ data: Data) -> Data? {
         // UTF-16 and UTF-32 of ASCII are valid UTF-8 too (with NULs, which
         // JSON in UTF-8 never holds unescaped): the first four bytes decide.
@@ -138,97 +79,12 @@ public indirect enum JSONValue: Hashable, Sendable, Decodable, CustomStringConve
         case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0): encoding = .utf32LittleEndian
         case (0xFE, 0xFF, _, _), (0, _, _, _): encoding = .utf16BigEndian
         case (0xFF, 0xFE, _, _), (_, 0, _, _): encoding = .utf16LittleEndian
-        default: return String(validating: data, as: UTF8.self) != nil ? data : nil
+        // UTF-8, checked by the reader, which names the first byte that is not.
+        default: return data
         }
         guard var text = String(data: data, encoding: encoding) else { return nil }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return Data(text.utf8)
-    }
-
-    /// Foundation's decoder keeps one of two members with the same key
-    /// (`{"preset": "pin", "preset": "callout"}`), so a pasted or misedited
-    /// line would pass silently: the first key in `bytes` that its object
-    /// repeats, with the member's place as errors name places
-    /// (`marker.children[1].fill`); nil when there is none. Keys are compared
-    /// as the decoder compares them (escapes decoded, as Swift strings).
-    /// Call it on text the decoder accepted. Shared by every reader of JSON
-    /// documents (descriptions, sprite inputs); linear in `bytes`.
-    public static func duplicateKey<Bytes: Collection>(_ bytes: Bytes) -> (place: String, key: String)?
-    where Bytes.Element == UInt8 {
-        var stack: [DuplicateKeyContainer] = []
-        var inString = false, escaped = false, hasEscape = false
-        var token: [UInt8] = []
-        func place(of key: String) -> String {
-            var place = ""
-            for container in stack.dropLast() {
-                if container.isObject { place += place.isEmpty ? container.key : "." + container.key } else { place += "[\(container.index)]" }
-            }
-            return place.isEmpty ? key : place + "." + key
-        }
-        for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    hasEscape = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    guard let last = stack.indices.last, stack[last].isObject, stack[last].expectsKey else { continue }
-                    var key = String(decoding: token, as: UTF8.self)
-                    if hasEscape, let decoded = try? JSONSerialization.jsonObject(
-                        with: Data([UInt8(ascii: "\"")] + token + [UInt8(ascii: "\"")]), options: [.fragmentsAllowed]) as? String {
-                        key = decoded
-                    }
-                    if !stack[last].keys.insert(key).inserted { return (place(of: key), key) }
-                    stack[last].key = key
-                    stack[last].expectsKey = false
-                    continue
-                }
-                token.append(byte)
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true; hasEscape = false; token.removeAll(keepingCapacity: true)
-            case UInt8(ascii: "{"): stack.append(DuplicateKeyContainer(isObject: true, expectsKey: true))
-            case UInt8(ascii: "["): stack.append(DuplicateKeyContainer(isObject: false, expectsKey: false))
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = stack.popLast()
-            case UInt8(ascii: ","):
-                guard let last = stack.indices.last else { break }
-                if stack[last].isObject { stack[last].expectsKey = true } else { stack[last].index += 1 }
-            default: break
-            }
-        }
-        return nil
-    }
-
-    /// An object or array open in `duplicateKey`'s scan.
-    private struct DuplicateKeyContainer {
-        let isObject: Bool
-        var keys: Set<String> = []
-        /// The key of the member being read (objects); `index`: the item's (arrays).
-        var key = ""
-        var index = 0
-        var expectsKey: Bool
-    }
-
-    /// "Unexpected end of file." as "unexpected end of file", to follow a colon; nil when empty.
-    private static func sentenceFragment(_ text: String) -> String? {
-        var text = text.trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix(".") { text.removeLast() }
-        guard !text.isEmpty else { return nil }
-        return text.prefix(1).lowercased() + text.dropFirst()
-    }
-
-    private func checkDepth(name: String, depth: Int) throws(MarkerError) {
-        guard depth <= MarkerLimits.maximumJSONDepth else {
-            throw MarkerError(input: name, problem: "nested deeper than \(MarkerLimits.maximumJSONDepth) levels")
-        }
-        switch self {
-        case .array(let items): for item in items { try item.checkDepth(name: name, depth: depth + 1) }
-        case .object(let members): for value in members.values { try value.checkDepth(name: name, depth: depth + 1) }
-        default: break
-        }
     }
 
     /// The JSON type's name, for error messages.

@@ -261,17 +261,9 @@ enum JSONRow {
         if let problem = TextBytes.problem(bytes) { return .malformed(line: line, problem: "the \(what) \(problem)") }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONReader.parse(bytes, maximumDepth: MarkerLimits.maximumJSONDepth)
         } catch {
-            if let number = outOfRangeNumber(bytes) { return .malformed(line: line, problem: numberProblem(number)) }
-            return .malformed(line: line, problem: invalidJSON(bytes, error: error))
-        }
-        if let problem = JSONValue.trailingCommaProblem(bytes) {
-            return .malformed(line: line, problem: "not valid JSON: " + problem)
-        }
-        // The decoder keeps one of two members of one name: a misedited row must not pass silently.
-        if let duplicate = JSONValue.duplicateKey(bytes) {
-            return .malformed(line: line, problem: "\(duplicate.place): given twice in one object (only one would be used)")
+            return .malformed(line: line, problem: problem(error))
         }
         guard case .object(let members) = value else {
             return .malformed(line: line, problem: "the \(what) is \(value.typeName), not a JSON object")
@@ -308,29 +300,17 @@ enum JSONRow {
         }
     }
 
-    /// The first number in JSON text `bytes` (outside strings) that a double
-    /// cannot hold: too large (`1e400`) or too close to 0 (`1e-400`), which
-    /// the decoder reports only as a type mismatch.
-    static func outOfRangeNumber(_ bytes: [UInt8]) -> String? {
-        var index = 0
-        var inString = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-                index += 1
-                continue
-            }
-            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
-            guard byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { index += 1; continue }
-            let start = index
-            while index < bytes.count, "0123456789+-.eE".utf8.contains(bytes[index]) { index += 1 }
-            let token = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard let number = Double(token) else { continue }
-            let mantissa = token.prefix { $0 != "e" && $0 != "E" }
-            if number.isInfinite || (number == 0 && mantissa.contains(where: { ("1"..."9").contains($0) })) { return token }
+    /// What is wrong with a row's JSON, as its line says it; `path` (a
+    /// GeoJSON feature's `features[3]`) leads it. A key given twice fails
+    /// the row: a misedited row must not pass with one of the two values.
+    static func problem(_ error: JSONReader.Problem, path: String? = nil) -> String {
+        let lead = path.map { "\($0): " } ?? ""
+        switch error.kind {
+        case .duplicateKey(let place): return (path.map { "\($0)." } ?? "") + "\(place): " + error.message
+        case .numberOutOfRange(let number): return lead + numberProblem(number)
+        case .tooDeep: return lead + error.message
+        case .syntax: return lead + "not valid JSON: " + error.message
         }
-        return nil
     }
 
     static func numberProblem(_ number: String) -> String {
@@ -339,12 +319,6 @@ enum JSONRow {
             return "the number \(shown) is out of range (a field's number must be within ±\(Double.greatestFiniteMagnitude))"
         }
         return "the number \(shown) is out of range (too close to 0: the smallest a field's number can be is ±\(Double.leastNonzeroMagnitude))"
-    }
-
-    /// "not valid JSON: REASON" for row text that did not decode (`error`),
-    /// with the reason the marker description parser gives (JSONValue.syntaxProblem).
-    static func invalidJSON(_ bytes: [UInt8], error: any Error) -> String {
-        "not valid JSON" + (JSONValue.syntaxProblem(Data(bytes), error: error).map { ": \($0)" } ?? "")
     }
 }
 

@@ -162,14 +162,8 @@ struct GeoJSONScanner {
         func malformed(_ place: String, _ problem: String) -> DataRowResult { .malformed(line: line, problem: "\(place): \(problem)") }
         if let problem = TextBytes.problem(bytes) { return malformed(path, "the feature \(problem)") }
         let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) } catch {
-            if let number = JSONRow.outOfRangeNumber(bytes) { return malformed(path, JSONRow.numberProblem(number)) }
-            return malformed(path, JSONRow.invalidJSON(bytes, error: error))
-        }
-        if let problem = JSONValue.trailingCommaProblem(bytes) { return malformed(path, "not valid JSON: " + problem) }
-        // The decoder keeps one of two members of one name: a misedited feature must not pass silently.
-        if let duplicate = JSONValue.duplicateKey(bytes) {
-            return malformed("\(path).\(duplicate.place)", "given twice in one object (only one would be used)")
+        do { value = try JSONReader.parse(bytes, maximumDepth: MarkerLimits.maximumJSONDepth) } catch {
+            return .malformed(line: line, problem: JSONRow.problem(error, path: path))
         }
         guard case .object(let feature) = value else {
             return malformed(path, "expected a Feature object, found \(value.typeName)")

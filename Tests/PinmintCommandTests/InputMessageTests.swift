@@ -21,7 +21,7 @@ import Testing
         let out = folder.appendingPathComponent("out").path
         let fromLines = try runPinmint(["batch", rows.path, "-o", out, "--style", "price-tag", "--set", "label={price}"])
         #expect(fromLines.status == 1)
-        #expect(fromLines.standardError == "pinmint: \(rows.path):2: not valid JSON: unexpected end of file during JSON parse\n")
+        #expect(fromLines.standardError == "pinmint: \(rows.path):2: not valid JSON: unexpected end of the text: the object at character 1 is not closed\n")
         let fromFeatures = try runPinmint(["batch", places.path, "-o", out + "2", "--style", "price-tag", "--set", "label={price}"])
         #expect(fromFeatures.status == 1)
         #expect(fromFeatures.standardError == "pinmint: \(places.path):4: features[2].properties: expected an object, found an array\n")

@@ -71,7 +71,7 @@ struct JSONRowTests {
         #expect(try readAll(text, name: "d.jsonl") == [
             "1 f=1.5 id=a n= ok=true price=5200",
             "3 ! the line is an array, not a JSON object",
-            "4 ! not valid JSON: invalid value around character 1",
+            "4 ! not valid JSON: expected a key (a string in quotes) at character 2, found 'b'",
             "5 id=b tags=[1,2]",
         ])
     }
@@ -100,14 +100,17 @@ struct JSONRowTests {
     /// A malformed JSON line said only "The given data was not valid JSON":
     /// each now gets the reason the marker description parser gives.
     @Test(arguments: [
-        (#"{"id": "c""#, "not valid JSON: unexpected end of file during JSON parse"),
-        (#"{"id": "d", "price": }"#, "not valid JSON: invalid value around character 21"),
+        (#"{"id": "c""#, "not valid JSON: unexpected end of the text: the object at character 1 is not closed"),
+        (#"{"id": "d", "price": }"#, "not valid JSON: expected a value at character 22, found '}'"),
         (#""just text""#, "the line is a string, not a JSON object"),
         // Foundation's decoder accepts trailing commas; JSON does not.
         (#"{"id": "e", "tags": [1, 2 ,] }"#, "not valid JSON: a comma before the closing ] at character 27"),
         (#"{"id": "f", "n": "a,}",}"#, "not valid JSON: a comma before the closing } at character 23"),
         // Foundation's decoder keeps one of two members of one name.
         (#"{"id": "g", "price": 1, "price": 2}"#, "price: given twice in one object (only one would be used)"),
+        // 50 KB nested 510 deep took 38 s to decode before this was said.
+        (#"{"id": "h", "a": "# + String(repeating: "[", count: 510) + String(repeating: "]", count: 510) + "}",
+         "nested deeper than 64 levels (at character 81)"),
     ])
     func malformedJSONLineSaysWhy(_ line: String, _ problem: String) throws {
         #expect(try readAll("{\"id\": \"a\"}\n\(line)\n{\"id\": \"b\"}\n", name: "rows.jsonl") == ["1 id=a", "2 ! \(problem)", "3 id=b"])
@@ -117,7 +120,7 @@ struct JSONRowTests {
     /// given data was not valid JSON)": each problem now leads with the
     /// feature's place in the document.
     @Test(arguments: [
-        (#"{"type": "Feature", "properties": {"id": x}}"#, "features[1]: not valid JSON: invalid value around character "),
+        (#"{"type": "Feature", "properties": {"id": x}}"#, "features[1]: not valid JSON: expected a value at character 42, found 'x'"),
         (#"{"type": "Feature", "properties": "x"}"#, "features[1].properties: expected an object, found a string"),
         (#"{"properties": {}}"#, "features[1].type: missing (a feature's type is \"Feature\")"),
         (#"{"type": "Feature", "properties": {"id": "\u0000"}}"#, "features[1].properties: field 'id' holds a NUL character (\\u0000)"),
