@@ -3,12 +3,13 @@ import PinmintMarkers
 import PinmintPNG
 import PinmintSprites
 
-/// `PinmintBench batch [--work DIR] [--repeat N]`: the batch and sprite targets of issue 7.
+/// `PinmintBench batch [--work DIR] [--repeat N] [--only rows]`: the batch and sprite targets of issue 7.
 ///
 /// - (a) 1,000 distinct price tags into a sprite at @1x and @2x (`BatchRenderer` with sprite output).
 /// - (b) 10,000 distinct price tags into individual PNG files with an index, with 1 and 2 jobs,
 ///   alternated and repeated (median), in a folder under DIR and, when it exists, in /dev/shm
 ///   (tmpfs: the same work without the disk's inode allocation).
+/// - (c) Reading rows alone: CSV with 1.5 MB fields, short CSV and JSON lines (MB/s against the I/O floor).
 /// - Where one marker's time goes, on one thread: resolving the style's options, layout and
 ///   drawing, PNG encoding (default and fast), the atomic file write.
 /// - Peak memory (VmHWM, reset between runs through /proc/self/clear_refs) for 2,000 and
@@ -21,7 +22,7 @@ import PinmintSprites
 enum BatchBench {
     static func main(_ arguments: [String]) throws {
         var work = "Benchmarks/.work/batch", repeats = 3
-        var profileCount: Int? = nil, stage = "batch", profileJobs = 1
+        var profileCount: Int? = nil, stage = "batch", profileJobs = 1, onlyRows = false
         var index = 0
         while index + 1 < arguments.count {
             switch arguments[index] {
@@ -30,6 +31,7 @@ enum BatchBench {
             case "--profile": profileCount = max(1, Int(arguments[index + 1]) ?? 100)
             case "--stage": stage = arguments[index + 1]
             case "--jobs": profileJobs = max(1, Int(arguments[index + 1]) ?? 1)
+            case "--only": onlyRows = arguments[index + 1] == "rows"
             default: break
             }
             index += 2
@@ -39,6 +41,7 @@ enum BatchBench {
             try profile(profileCount, stage: stage, jobs: profileJobs, work: work)
             return
         }
+        if onlyRows { try readingRows(work: work); return }
         let data = (work as NSString).appendingPathComponent("tags-10000.csv")
         let data2k = (work as NSString).appendingPathComponent("tags-2000.csv")
         let data1k = (work as NSString).appendingPathComponent("tags-1000.csv")
@@ -105,6 +108,55 @@ enum BatchBench {
         if targets.count > 1 { try? FileManager.default.removeItem(atPath: "/dev/shm/pinmint-batch-bench") }
 
         try breakdown(work: work)
+        try readingRows(work: work)
+    }
+
+    /// (c) Reading rows alone: DataRowReader over CSV with 1.5 MB fields
+    /// (quoted and not; each row is refused as too long, so only reading is
+    /// timed) and over 200,000 short CSV and JSON lines, against reading the
+    /// same bytes and counting their line feeds (the I/O floor), same run.
+    static func readingRows(work: String) throws {
+        let long = (work as NSString).appendingPathComponent("long-fields.csv")
+        var text = "id,label\n"
+        for row in 0..<40 { text += "q\(row),\"" + String(repeating: "x", count: 1_500_000) + "\"\n" }
+        for row in 0..<40 { text += "u\(row)," + String(repeating: "y", count: 1_500_000) + "\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: long))
+        let short = (work as NSString).appendingPathComponent("short-rows.csv")
+        let lines = (work as NSString).appendingPathComponent("short-rows.jsonl")
+        var csv = "id,price,name\n", jsonl = ""
+        for row in 0..<200_000 {
+            csv += "r\(row),\(row * 7 % 100_000),\"Caf\u{E9} \(row), Main St\"\n"
+            jsonl += "{\"id\": \"r\(row)\", \"price\": \(row * 7 % 100_000), \"name\": \"Caf\u{E9} \(row), Main St\"}\n"
+        }
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: short))
+        try Data(jsonl.utf8).write(to: URL(fileURLWithPath: lines))
+        print("(c) reading rows (DataRowReader), MB/s, best of 5, against reading the bytes and counting line feeds:")
+        for (path, label) in [(long, "CSV, 80 fields of 1.5 MB"), (short, "CSV, 200,000 short rows"), (lines, "JSON lines, 200,000 rows")] {
+            let bytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 1)
+            var floor = Double.infinity, reading = Double.infinity, rows = 0
+            for _ in 0..<5 {
+                var start = DispatchTime.now().uptimeNanoseconds
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                var lineFeeds = 0
+                while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+                    lineFeeds += chunk.withUnsafeBytes { bytes in
+                        var count = 0
+                        for byte in bytes where byte == 0x0A { count += 1 }
+                        return count
+                    }
+                }
+                try handle.close()
+                floor = min(floor, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                precondition(lineFeeds > 0)
+                start = DispatchTime.now().uptimeNanoseconds
+                let reader = try DataRowReader(path: path, format: nil)
+                rows = 0
+                while try reader.next() != nil { rows += 1 }
+                reading = min(reading, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            print(String(format: "  %-28@ %7.0f MB/s (%d rows); bytes alone %6.0f MB/s; ratio %.2f",
+                         label as NSString, bytes / reading / 1e6, rows, bytes / floor / 1e6, reading / floor))
+        }
     }
 
     /// One thread, 2,000 markers: each stage timed on its own (µs per marker).

@@ -5,7 +5,8 @@ import Foundation
 final class ByteStream {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private var buffer: [UInt8]
+    /// Allocated once, freed with the stream: scanned through without an array's checks per span.
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
     private var position = 0, end = 0
     /// File offset of `buffer[0]`.
     private var bufferStart = 0
@@ -34,24 +35,26 @@ final class ByteStream {
         }
         var status = stat()
         size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
-        buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+        buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.bufferSize)
+        buffer.initialize(repeating: 0)
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+        buffer.deallocate()
+    }
 
     /// Refills the buffer behind the unread bytes; false at the end of the file.
     private func refill() -> Bool {
         if atEnd { return false }
         let unread = end - position
         if unread > 0 && position > 0 {
-            buffer.withUnsafeMutableBytes { bytes in
-                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + position, byteCount: unread)
-            }
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: buffer.baseAddress! + position, byteCount: unread)
         }
         bufferStart += position
         end = unread; position = 0
         while end < buffer.count {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + end, $0.count - end) }
+            let count = read(descriptor, buffer.baseAddress! + end, buffer.count - end)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { atEnd = true; break }
             end += count
@@ -76,6 +79,30 @@ final class ByteStream {
         return buffer[position]
     }
 
+    /// Reads the bytes before the next one in `stops`, handing them to
+    /// `body` a buffered span at a time (so a long field is copied, not
+    /// read a byte at a time), and returns that stop byte, not consumed;
+    /// nil at the end of the file. Line feeds in the spans are counted.
+    func readSpan(until stops: ByteSet, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> UInt8? {
+        while true {
+            if position == end && !refill() { return nil }
+            let start = position, limit = end
+            var lineFeeds = 0
+            var found = start
+            var stop: UInt8? = nil
+            while found < limit {
+                let byte = buffer[found]
+                if stops.contains(byte) { stop = byte; break }
+                if byte == 0x0A { lineFeeds += 1 }
+                found += 1
+            }
+            line += lineFeeds
+            position = found
+            body(UnsafeBufferPointer(rebasing: buffer[start..<found]))
+            if let stop { return stop }
+        }
+    }
+
     /// Up to `count` bytes from the start, without consuming them (for guessing the format).
     func peek(_ count: Int) -> [UInt8] {
         if end - position < count { _ = refill() }
@@ -98,12 +125,50 @@ final class ByteStream {
     func readLine(maximumBytes: Int, abandonAfter: Int, abandoned: inout Bool) -> [UInt8]? {
         var bytes: [UInt8] = []
         var tooLong = false, count = 0
-        while let byte = nextByte() {
-            if byte == 0x0A { break }
-            count += 1
+        while true {
+            let stop = readSpan(until: ByteStream.lineFeed) { span in
+                count += span.count
+                let room = maximumBytes - bytes.count
+                if span.count <= room { bytes.append(contentsOf: span) } else {
+                    bytes.append(contentsOf: span.prefix(room))
+                    tooLong = true
+                }
+            }
             if count > abandonAfter { abandoned = true; return nil }
-            if bytes.count < maximumBytes { bytes.append(byte) } else { tooLong = true }
+            if stop == nil { break }
+            _ = nextByte()
+            break
         }
         return tooLong ? nil : bytes
+    }
+
+    private static let lineFeed = ByteSet([0x0A])
+}
+
+/// A set of bytes, tested with two shifts and a mask (for `readSpan`).
+struct ByteSet {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init(_ bytes: [UInt8]) {
+        for byte in bytes {
+            let bit = UInt64(1) << UInt64(byte & 63)
+            switch byte >> 6 {
+            case 0: words.0 |= bit
+            case 1: words.1 |= bit
+            case 2: words.2 |= bit
+            default: words.3 |= bit
+            }
+        }
+    }
+
+    @inline(__always) func contains(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word >> UInt64(byte & 63) & 1 != 0
     }
 }

@@ -163,15 +163,28 @@ public final class DataRowReader {
     /// One record, RFC 4180 (section 2): fields split by commas, records by
     /// CRLF or LF; a field in double quotes may hold commas, line breaks
     /// and `""` (a quote). A malformed record is read to its end, so the
-    /// next one starts clean.
+    /// next one starts clean. Fields are read a buffered span at a time
+    /// (`ByteStream.readSpan`): linear, and fast on long fields (a per-byte
+    /// loop that rebuilt its message for every byte past a limit read 1–2 MB
+    /// fields at 4–5 MB/s).
     private func readCSVRecord() -> CSVRecord? {
         guard abandonedLine == nil, stream.peekByte() != nil else { return nil }
         var record = CSVRecord(line: stream.line)
         var field: [UInt8] = []
-        var quoted = false, anyQuoted = false
+        var fieldTooLong = false, anyQuoted = false
         var recordBytes = 0
-        func fail(_ problem: String) { if record.problem == nil { record.problem = problem } }
+        func fail(_ problem: @autoclosure () -> String) { if record.problem == nil { record.problem = problem() } }
+        func take(_ span: UnsafeBufferPointer<UInt8>) {
+            recordBytes += span.count
+            let room = DataLimits.maximumFieldBytes - field.count
+            if span.count <= room { field.append(contentsOf: span) } else {
+                field.append(contentsOf: span.prefix(room))
+                fieldTooLong = true
+            }
+        }
+        func takeQuote() { withUnsafeBytes(of: UInt8(ascii: "\"")) { take($0.bindMemory(to: UInt8.self)) } }
         func finishField() {
+            if fieldTooLong { fail("a field longer than \(DataLimits.maximumFieldBytes) bytes") }
             if record.values.count >= DataLimits.maximumFieldCount {
                 fail("more than \(DataLimits.maximumFieldCount) fields")
             } else {
@@ -179,63 +192,73 @@ public final class DataRowReader {
                 record.values.append(String(decoding: field, as: UTF8.self))
             }
             field.removeAll(keepingCapacity: true)
-            quoted = false
+            fieldTooLong = false
         }
-        func append(_ byte: UInt8) {
-            recordBytes += 1
-            if field.count < DataLimits.maximumFieldBytes { field.append(byte) } else {
-                fail("a field longer than \(DataLimits.maximumFieldBytes) bytes")
-            }
+        func finishRecord() -> CSVRecord {
+            finishField()
             if recordBytes > DataLimits.maximumRowBytes { fail("a record longer than \(DataLimits.maximumRowBytes) bytes") }
+            record.isBlank = record.values == [""] && !anyQuoted
+            return record
         }
-        while let byte = stream.nextByte() {
-            if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
-            if byte == UInt8(ascii: "\"") && field.isEmpty && !quoted {
+        while true {
+            // At the start of a field.
+            var stop: UInt8?
+            if stream.peekByte() == UInt8(ascii: "\"") {
                 // A quoted field, up to its closing quote.
                 let opening = stream.line
-                quoted = true; anyQuoted = true
+                _ = stream.nextByte()
+                recordBytes += 1
+                anyQuoted = true
                 var closed = false
-                while let inner = stream.nextByte() {
+                while stream.readSpan(until: DataRowReader.quote, take) != nil {
                     if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
-                    if inner == UInt8(ascii: "\"") {
-                        if stream.peekByte() == UInt8(ascii: "\"") { _ = stream.nextByte(); append(inner); continue }
-                        closed = true
-                        break
-                    }
-                    append(inner)
+                    _ = stream.nextByte()
+                    guard stream.peekByte() == UInt8(ascii: "\"") else { closed = true; break }
+                    _ = stream.nextByte()
+                    takeQuote()
                 }
+                if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
                 guard closed else {
                     fail("a quoted field opened on line \(opening) is never closed")
                     finishField()
                     return record
                 }
-                switch stream.peekByte() {
-                case UInt8(ascii: ",")?, UInt8(ascii: "\n")?, UInt8(ascii: "\r")?, nil: break
-                default: fail("text after a closing quote (a quote inside a quoted field is written \"\")")
+                stop = stream.readSpan(until: DataRowReader.fieldEnds) { span in
+                    if !span.isEmpty { fail("text after a closing quote (a quote inside a quoted field is written \"\")") }
+                    take(span)
                 }
-                continue
+            } else {
+                stop = stream.readSpan(until: DataRowReader.fieldEnds, take)
             }
-            switch byte {
-            case UInt8(ascii: ","):
-                finishField()
-            case UInt8(ascii: "\r") where stream.peekByte() == UInt8(ascii: "\n"):
-                continue
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                finishField()
-                record.isBlank = record.values == [""] && !anyQuoted
-                return record
-            case UInt8(ascii: "\""):
+            // A quote inside an unquoted field (or after a quoted one) belongs to the field.
+            while stop == UInt8(ascii: "\"") {
+                _ = stream.nextByte()
                 fail("a quote inside an unquoted field (quote the whole field and double the quote)")
-                append(byte)
+                takeQuote()
+                stop = stream.readSpan(until: DataRowReader.fieldEnds, take)
+            }
+            if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
+            switch stop {
+            case UInt8(ascii: ",")?:
+                _ = stream.nextByte()
+                recordBytes += 1
+                finishField()
+            case UInt8(ascii: "\r")?:
+                _ = stream.nextByte()
+                if stream.peekByte() == UInt8(ascii: "\n") { _ = stream.nextByte() }
+                return finishRecord()
+            case UInt8(ascii: "\n")?:
+                _ = stream.nextByte()
+                return finishRecord()
             default:
-                if quoted { fail("text after a closing quote (a quote inside a quoted field is written \"\")") }
-                append(byte)
+                return finishRecord()
             }
         }
-        finishField()
-        record.isBlank = record.values == [""] && !anyQuoted
-        return record
     }
+
+    /// What ends an unquoted field's run of bytes; what ends a quoted field's.
+    private static let fieldEnds = ByteSet([UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\"")])
+    private static let quote = ByteSet([UInt8(ascii: "\"")])
 
     // MARK: JSON lines
 
