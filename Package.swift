@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "PinmintGeometry", swiftSettings: swiftSettings),
         .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: hotLoopSettings),
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
-        .target(name: "PinmintPNG", dependencies: ["PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
+        .target(name: "PinmintPNG", dependencies: ["PinmintGeometry", "PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
         .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
                 swiftSettings: swiftSettings),
         // Markers: the description format, presets, layout, metadata.

@@ -89,6 +89,7 @@ public struct GoldenConfiguration: Sendable, Equatable {
             case .tooLarge(let size): problem = "the file is \(size.map(String.init) ?? "over \(GoldenConfiguration.maximumFileBytes)") bytes; "
                 + "at most \(GoldenConfiguration.maximumFileBytes) are read"
             case .unreadable(let reason): problem = "cannot read the file: \(reason)"
+            case .notRegularFile(let kind): problem = "\(kind), not a file"
             }
             throw .configuration(path: path, line: 0, problem: problem)
         }

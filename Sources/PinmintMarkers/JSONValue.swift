@@ -53,6 +53,7 @@ public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
             case .tooLarge(let size?): throw MarkerError(input: path, problem: "the description is \(size) bytes; at most \(limit) are read")
             case .tooLarge(nil): throw MarkerError(input: path, problem: "the description is over \(limit) bytes; at most \(limit) are read")
             case .unreadable(let reason): throw MarkerError(input: path, problem: "cannot read the file: \(reason)")
+            case .notRegularFile(let kind): throw MarkerError(input: path, problem: "\(kind), not a file")
             }
         }
     }

@@ -40,6 +40,9 @@ public enum MarkerLimits {
     /// spare; a rendered marker may be larger (`Canvas.maximumSide`, 16384).
     /// Decoding is refused from the header before anything is allocated.
     public static let maximumPictureSide = 4096
+    /// The largest picture file read: 64 MiB, room for any well-compressed
+    /// PNG within `maximumPictureSide`; pictures must be regular files.
+    public static let maximumPictureBytes = 64 << 20
     /// Variants (e.g. unselected and selected) in one style.
     public static let maximumVariantCount = 16
     /// Options one style may declare.

@@ -127,16 +127,20 @@ struct MarkerLayout {
             for index in parts.indices {
                 node.children.append(try build(parts[index], parent: node, index: index, rootPath: rootPath))
             }
-            if case .picture(.file(let file), _)? = node.box!.fill { node.image = try renderer.picture(file) }
+            if case .picture(.file(let file), _)? = node.box!.fill { node.image = try renderer.picture(file, input: source, place: "\(node.path).fill") }
             node.isFlexible = part.width == nil && node.children.contains { $0.isFlexible }
         case .text:
             node.isFlexible = true
             node.fallback = try renderer.fallback(families: node.textPart!.families, weight: node.textPart!.weight.value,
                                                   input: source, place: "\(node.path).font")
         case .picture:
-            if case .picture(let picture) = part.kind, case .file(let file) = picture.source { node.image = try renderer.picture(file) }
+            if case .picture(let picture) = part.kind, case .file(let file) = picture.source {
+                node.image = try renderer.picture(file, input: source, place: "\(node.path).file")
+            }
         case .icon:
-            if case .icon(let icon) = part.kind, case .file(let file) = icon.source { node.svg = try renderer.icon(file) }
+            if case .icon(let icon) = part.kind, case .file(let file) = icon.source {
+                node.svg = try renderer.icon(file, input: source, place: "\(node.path).file")
+            }
         case .spacer:
             break
         }

@@ -124,13 +124,18 @@ public final class MarkerRenderer {
         return chain
     }
 
-    func picture(_ file: String) throws(MarkerError) -> Image {
+    /// The picture at `file`, decoded once; `input` and `place` (the
+    /// description and the JSON path that name it) lead the error when there is no such file.
+    func picture(_ file: String, input: String, place: String) throws(MarkerError) -> Image {
         if let cached = pictures[file] { return cached }
-        guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such picture file") }
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw MarkerError(input: input, path: place, problem: "no such picture file: \(file)")
+        }
         let image: Image
         let side = MarkerLimits.maximumPictureSide
         do {
-            image = try PNGDecoder.decode(contentsOfFile: file, limits: PNGDecoder.Limits(maximumSide: side, maximumPixelCount: side * side)).image
+            image = try PNGDecoder.decode(regularFile: file, maximumBytes: MarkerLimits.maximumPictureBytes,
+                                          limits: PNGDecoder.Limits(maximumSide: side, maximumPixelCount: side * side)).image
         } catch {
             throw MarkerError(input: file, problem: "not a usable PNG picture: \(error.problem)")
         }
@@ -243,9 +248,12 @@ public final class MarkerRenderer {
         shapeMaskBytes = 0
     }
 
-    func icon(_ file: String) throws(MarkerError) -> SVGDocument {
+    /// The SVG icon at `file`, read once; `input` and `place` lead the error when there is no such file.
+    func icon(_ file: String, input: String, place: String) throws(MarkerError) -> SVGDocument {
         if let cached = icons[file] { return cached }
-        guard FileManager.default.fileExists(atPath: file) else { throw MarkerError(input: file, problem: "no such icon file") }
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw MarkerError(input: input, path: place, problem: "no such icon file: \(file)")
+        }
         let document: SVGDocument
         do { document = try SVGDocument(contentsOfFile: file) } catch {
             throw MarkerError(input: file, problem: "not a usable SVG icon: \(error.problem)")

@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintRaster
 
 /// PNG input through libpng: every colour type (grey, grey+alpha, palette
@@ -113,6 +114,13 @@ public enum PNGDecoder {
         try decode(try readFile(path), name: path, limits: limits)
     }
 
+    /// Reads and decodes a PNG file that must be a regular file of at most
+    /// `maximumBytes` (marker pictures: `--picture /dev/zero` read 512 MiB
+    /// before it was refused).
+    public static func decode(regularFile path: String, maximumBytes: Int, limits: Limits) throws(PNGError) -> Decoded {
+        try decode(try readFile(path, maximumBytes: maximumBytes, regularFileOnly: true), name: path, limits: limits)
+    }
+
     /// The most bytes `readFile` reads: 512 MiB, more than any PNG within
     /// the pixel limits needs (16,777,216 pixels of 16-bit RGBA, stored).
     public static let maximumFileBytes = 512 << 20
@@ -121,17 +129,19 @@ public enum PNGDecoder {
     /// `maximumFileBytes` (a larger file or stream is an error, read no
     /// further). A pipe or device (`png info <(generate)`) is read as a
     /// stream, so `/dev/zero` stops at the limit (see `InputFile`).
-    public static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
+    public static func readFile(_ path: String, maximumBytes: Int = maximumFileBytes,
+                                regularFileOnly: Bool = false) throws(PNGError) -> [UInt8] {
         let source = path == "-" ? "standard input" : "the file"
         do {
-            return try InputFile.read(path, limit: maximumFileBytes)
+            return try InputFile.read(path, limit: maximumBytes, regularFileOnly: regularFileOnly)
         } catch {
             switch error {
             case .noSuchFile: throw PNGError(file: path, problem: "cannot read the file: no such file")
             case .folder: throw PNGError(file: path, problem: "cannot read the file: it is a folder")
-            case .tooLarge(let size?): throw PNGError(file: path, problem: "the file is \(size) bytes; at most \(maximumFileBytes) are read")
-            case .tooLarge(nil): throw PNGError(file: path, problem: "\(source) holds more than \(maximumFileBytes) bytes; at most that many are read")
+            case .tooLarge(let size?): throw PNGError(file: path, problem: "the file is \(size) bytes; at most \(maximumBytes) are read")
+            case .tooLarge(nil): throw PNGError(file: path, problem: "\(source) holds more than \(maximumBytes) bytes; at most that many are read")
             case .unreadable(let reason): throw PNGError(file: path, problem: "cannot read \(source): \(reason)")
+            case .notRegularFile(let kind): throw PNGError(file: path, problem: "\(kind), not a file")
             }
         }
     }

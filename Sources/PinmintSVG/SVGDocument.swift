@@ -64,19 +64,22 @@ public struct SVGDocument: Sendable {
         warnings = builder.warnings
     }
 
-    /// Reads the SVG file at `path`; the path names it in error messages.
+    /// Reads the SVG file at `path` (`-` or a pipe as a stream, never more
+    /// than the 16 MiB limit and a byte); the path names it in error messages.
     public init(contentsOfFile path: String) throws(SVGError) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let size = attributes?[.size] as? Int, size > SVGLimits.maximumFileSize {
-            throw SVGError(file: path, problem: "the file is \(size) bytes; at most \(SVGLimits.maximumFileSize) are read")
+        let limit = SVGLimits.maximumFileSize
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(path, limit: limit) } catch {
+            switch error {
+            case .noSuchFile: throw SVGError(file: path, problem: "cannot read the file: no such file")
+            case .folder: throw SVGError(file: path, problem: "cannot read the file: it is a folder")
+            case .tooLarge(let size?): throw SVGError(file: path, problem: "the file is \(size) bytes; at most \(limit) are read")
+            case .tooLarge(nil): throw SVGError(file: path, problem: "the input holds more than \(limit) bytes; at most that many are read")
+            case .unreadable(let reason): throw SVGError(file: path, problem: "cannot read the file: \(reason)")
+            case .notRegularFile(let kind): throw SVGError(file: path, problem: "\(kind), not a file")
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            throw SVGError(file: path, problem: !exists ? "cannot read the file: no such file"
-                           : isFolder.boolValue ? "cannot read the file: it is a folder" : "cannot read the file")
-        }
-        try self.init(data: [UInt8](data), file: path)
+        try self.init(data: bytes, file: path)
     }
 
     /// The document size from width, height and viewBox.

@@ -75,3 +75,35 @@ import Testing
         #expect(written == ["index.json"] + (0..<files.count).map { "ok\($0).png" })
     }
 }
+
+extension HostileCommandInputTests {
+    /// `--picture /dev/zero` read 512 MiB (560 MB resident) before refusing;
+    /// an icon from /dev/zero was read by FileManager with no end at all.
+    @Test func devicesAreRefusedAsPicturesAndBoundedAsIcons() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("z.png").path
+        let picture = try runPinmint(["render", "callout", "--picture", "/dev/zero", "-o", out])
+        #expect(picture.status == 2)
+        #expect(picture.standardError == "pinmint: /dev/zero: not a usable PNG picture: a character device, not a file\n")
+        let icon = try runPinmint(["render", "pin", "--icon-file", "/dev/zero", "-o", out])
+        #expect(icon.status == 2)
+        #expect(icon.standardError == "pinmint: /dev/zero: not a usable SVG icon: the input holds more than 16777216 bytes; "
+                + "at most that many are read\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// A missing picture named in a description named the picture only,
+    /// not the description nor the place in it.
+    @Test func aMissingPictureNamesTheDescriptionAndThePlace() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let description = folder.appendingPathComponent("marker.json")
+        try Data(#"{"marker": {"type": "box", "children": [{"type": "text", "text": "a"}, {"type": "picture", "file": "gone.png", "width": 8, "height": 8}]}}"#.utf8)
+            .write(to: description)
+        let result = try runPinmint(["render", description.path, "-o", folder.appendingPathComponent("m.png").path])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(description.path): marker.children[1].file: no such picture file: "
+                + "\(folder.appendingPathComponent("gone.png").path)\n")
+    }
+}

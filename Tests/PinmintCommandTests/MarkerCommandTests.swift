@@ -67,7 +67,7 @@ struct MarkerCommandTests {
         (["render", "price-tag", "--fill", "blurple"], "--fill: colour 'blurple'"),
         (["render", "price-tag", "--font-size", "99"], "--font-size: 99 is out of range (6...48)"),
         (["render", "price-tog"], "'price-tog' is not a preset (did you mean 'price-tag'?)"),
-        (["render", "callout", "--picture", "/no/such/photo.png"], "/no/such/photo.png: no such picture file"),
+        (["render", "callout", "--picture", "/no/such/photo.png"], "preset callout: marker.children[0].file: no such picture file: /no/such/photo.png"),
         (["render", "callout", "--picture", "Golden/markers/pictures/coffee.svg"], "not a usable PNG picture"),
         (["render", "price-tag", "--label", String(repeating: "9", count: 501)], "--label: is 501 characters long; at most 500"),
         (["render", "price-tag", "--scale", "9"], "--scale 9 is out of range"),

@@ -178,7 +178,7 @@ import Testing
         let callout = try #require(MarkerStyle.preset(named: "callout"))
         let renderer = try makeRenderer()
         #expect(problem { try renderer.render(style: callout, options: ["picture": folder.appendingPathComponent("none.png").path], scale: 1) }
-            .hasSuffix("none.png: no such picture file"))
+            .hasSuffix("marker.children[0].file: no such picture file: \(folder.appendingPathComponent("none.png").path)"))
         #expect(problem { try renderer.render(style: callout, options: ["picture": notPNG.path], scale: 1) }
             .contains("photo.png: not a usable PNG picture"))
     }
