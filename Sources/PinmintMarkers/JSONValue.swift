@@ -42,7 +42,7 @@ public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
     /// `MarkerLimits.maximumDescriptionBytes` are refused before reading (a
     /// large file was read whole, then refused); a pipe (`render
     /// <(generate)`, `/dev/stdin`) is read as it comes, up to the limit.
-    static func descriptionData(atPath path: String) throws(MarkerError) -> Data {
+    public static func descriptionData(atPath path: String) throws(MarkerError) -> Data {
         let limit = MarkerLimits.maximumDescriptionBytes
         do {
             return Data(try InputFile.read(path, limit: limit))

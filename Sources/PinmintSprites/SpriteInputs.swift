@@ -243,11 +243,10 @@ public struct SpriteInputs: Sendable {
 
     /// Adds a marker description, a list of them, or a sidecar; returns the sidecar's ids.
     private mutating func addJSON(_ path: String) throws(SpriteError) -> [(file: String, id: String)] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SpriteError(input: path, problem: "cannot read the file")
-        }
         let root: JSONValue
-        do { root = try JSONValue.parse(data, name: path) } catch { throw SpriteError(input: path, problem: error.problem) }
+        do { root = try JSONValue.parse(try JSONValue.descriptionData(atPath: path), name: path) } catch {
+            throw SpriteError(input: path, problem: error.problem)
+        }
         let folder = PathName.folder(of: path)
         let baseID = Self.stem(PathName.lastComponent(of: path))
         switch root {
@@ -342,7 +341,8 @@ public struct SpriteInputs: Sendable {
                     return
                 }
                 results.set(index, Result { () throws(SpriteError) -> [SpriteImage] in
-                    var images = try Self.render(sources[index], ratio: ratio, renderer: renderer, warn: warn)
+                    var images = try Self.render(sources[index], ratio: ratio, renderer: renderer,
+                                                 maximumSide: capacity?.maximumSize, warn: warn)
                     for position in images.indices {
                         if let override = overrides[images[position].id] {
                             images[position].metadata = try override.applied(to: images[position], input: Self.origin(of: sources[index]))
@@ -365,22 +365,41 @@ public struct SpriteInputs: Sendable {
         return images
     }
 
-    private static func render(_ source: Source, ratio: Double, renderer: LazyRenderer,
+    /// Draws one source. With `maximumSide` (the sheet's), an SVG or PNG
+    /// whose image would be larger is refused from its size alone, before
+    /// it is drawn or decoded (a 16384x1024 PNG marked for a distance field
+    /// was decoded and distance-fielded, 367 MB and 2 s, first).
+    private static func render(_ source: Source, ratio: Double, renderer: LazyRenderer, maximumSide: Int?,
                                warn: (String) -> Void) throws(SpriteError) -> [SpriteImage] {
+        func checkSize(id: String, width: Double, height: Double, path: String) throws(SpriteError) {
+            guard let maximumSide, width > Double(maximumSide) || height > Double(maximumSide) else { return }
+            throw SpriteError(input: path, problem: "'\(id)' is \(width.plainDescription)x\(height.plainDescription) pixels at "
+                              + "@\(format(ratio))x, larger than the sheet's maximum side of \(maximumSide) (--max-size)")
+        }
         switch source {
         case .svg(let id, let path):
             let canvas: Canvas
             do {
                 let document = try SVGDocument(contentsOfFile: path)
+                try checkSize(id: id, width: (document.width * ratio).rounded(.up), height: (document.height * ratio).rounded(.up), path: path)
                 if ratio == 1 { for warning in document.warnings { warn("\(path): \(warning)") } }
                 canvas = try document.render(scale: ratio)
-            } catch {
+            } catch let error as SpriteError {
+                throw error
+            } catch let error as SVGError {
                 throw SpriteError(input: path, problem: error.problem)
+            } catch {
+                throw SpriteError(input: path, problem: "\(error)")
             }
             return [SpriteImage(id: id, width: canvas.width, height: canvas.height, pixels: canvas.straightRGBA8(),
                                 pixelRatio: ratio, source: path)]
         case .png(let id, let files):
             let path = files[ratio] ?? files[1]!
+            if let size = Self.pngSize(path) {
+                let scale = files[ratio] != nil ? 1 : ratio
+                try checkSize(id: id, width: max(1, (Double(size.width) * scale).rounded()),
+                              height: max(1, (Double(size.height) * scale).rounded()), path: path)
+            }
             let decoded: PNGDecoder.Decoded
             do { decoded = try PNGDecoder.decode(contentsOfFile: path) } catch {
                 throw SpriteError(input: path, problem: "not a usable PNG: \(error.problem)")

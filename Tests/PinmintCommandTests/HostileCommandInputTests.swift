@@ -107,3 +107,31 @@ extension HostileCommandInputTests {
                 + "\(folder.appendingPathComponent("gone.png").path)\n")
     }
 }
+
+extension HostileCommandInputTests {
+    /// A 16384x1024 PNG icon marked for a distance field was decoded and
+    /// distance-fielded (367 MB, 2 s) before the sheet's size refused it.
+    /// Its header is all that is read now: the body here is not even a
+    /// valid PNG, which decoding would have said first.
+    @Test func anIconLargerThanTheSheetIsRefusedFromItsHeader() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let icons = folder.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: icons, withIntermediateDirectories: true)
+        func bigEndian(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
+        let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+            + bigEndian(16384) + bigEndian(1024) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+        try Data(header + Array("not the rest of a PNG".utf8)).write(to: icons.appendingPathComponent("wide.png"))
+        try Data(#"{"icons": {"wide": {"sdf": true}}}"#.utf8).write(to: icons.appendingPathComponent("wide.json"))
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="5000" height="10"/>"#.utf8).write(to: icons.appendingPathComponent("long.svg"))
+        let result = try runPinmint(["sprite", icons.appendingPathComponent("wide.png").path, icons.appendingPathComponent("wide.json").path,
+                                     "-o", folder.appendingPathComponent("sheet").path])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: \(icons.path)/wide.png: 'wide' is 16384x1024 pixels at @1x, "
+                + "larger than the sheet's maximum side of 4096 (--max-size)\n")
+        let svg = try runPinmint(["sprite", icons.appendingPathComponent("long.svg").path, "--ratio", "2",
+                                  "-o", folder.appendingPathComponent("sheet").path])
+        #expect(svg.standardError == "pinmint: \(icons.path)/long.svg: 'long' is 10000x20 pixels at @2x, "
+                + "larger than the sheet's maximum side of 4096 (--max-size)\n")
+    }
+}
