@@ -75,6 +75,10 @@ extension BatchConfiguration {
                                        + "give the index or the sprite another name")
                 }
             }
+            // The index is JSON: under a .png name it would pass for an image (`--sprite S --index a.png` wrote JSON into a.png).
+            guard !indexName.lowercased().hasSuffix(".png") else {
+                return SpriteError(input: option, problem: "the index is JSON, not a PNG image; give it a name that does not end in .png")
+            }
             return nil
         }
         guard indexName.lowercased().hasSuffix(".png") else { return nil }
@@ -136,8 +140,11 @@ public final class BatchRenderer: @unchecked Sendable {
     ///   sprite that does not fit. Markers already written stay; the index is
     ///   not replaced. A marker file of one row that cannot be replaced (a
     ///   folder in its place) fails that row only.
+    ///   - notice: called with a line worth telling before the rows start
+    ///     (temporary files of killed runs removed from the output folder).
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
-                    failure: @escaping (SpriteError) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
+                    failure: @escaping (SpriteError) -> Void = { _ in },
+                    notice: (String) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
         let configuration = self.configuration
         if let clash = configuration.outputClash { throw clash }
         if let names = reader.fieldNames {
@@ -160,11 +167,24 @@ public final class BatchRenderer: @unchecked Sendable {
         _ = try firstRenderer.get()
         // A batch that stops (throws) removes the folders it made when it wrote nothing into them.
         guard !configuration.outputFolder.isEmpty else { throw SpriteError(input: "-o ''", problem: "expected a folder") }
-        let madeFolders = try OutputFolders.make(configuration.outputFolder)
-        // An interrupted batch removes them too, when still empty (`TemporaryFiles.removeAll`).
-        TemporaryFiles.removeWhenEmpty(madeFolders)
+        // An interrupted batch removes them too, when still empty (`TemporaryFiles.removeAll`); an
+        // interruption between making them and saying so waits, or an empty folder was left.
+        let madeFolders = try TemporaryFiles.withoutInterruption { () throws(SpriteError) in
+            let made = try OutputFolders.make(configuration.outputFolder)
+            TemporaryFiles.removeWhenEmpty(made)
+            return made
+        }
         var finished = false
         defer { if !finished { OutputFolders.removeEmpty(madeFolders) } }
+        // One batch at a time in the folder; released (its file removed) before the folders above.
+        let lock = try OutputFolderLock(folder: configuration.outputFolder)
+        defer { lock.release() }
+        let stale = StaleTemporaries.remove(in: configuration.outputFolder)
+        if !stale.isEmpty {
+            let shown = stale.prefix(3).joined(separator: ", ") + (stale.count > 3 ? ", …" : "")
+            notice("removed \(stale.count) temporary file\(stale.count == 1 ? "" : "s") that killed runs left in "
+                   + "\(configuration.outputFolder.isEmpty ? "." : configuration.outputFolder) (\(shown))")
+        }
         let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)

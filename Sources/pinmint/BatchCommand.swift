@@ -172,7 +172,8 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
     let failures = FailureReport()
     let summary = try BatchRenderer(configuration: configuration).run(reader, progress: { bar.update($0) },
-                                                                     failure: { failures.report($0) })
+                                                                     failure: { failures.report($0) },
+                                                                     notice: { if !quiet { writeStandardError("pinmint: batch: \(oneLine($0))\n") } })
     bar.finish(summary)
     failures.finish()
     if !quiet && !summary.sheets.isEmpty {

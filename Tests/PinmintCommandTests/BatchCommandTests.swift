@@ -151,7 +151,7 @@ extension BatchRobustnessTests {
 }
 
 /// A CSV of one `id` column holding r0, r1, … (`count` rows), written to `file`.
-private func writeIDs(count: Int, to file: URL) throws -> URL {
+func writeIDs(count: Int, to file: URL) throws -> URL {
     try Data(("id\n" + (0..<count).map { "r\($0)\n" }.joined()).utf8).write(to: file)
     return file
 }

@@ -135,3 +135,81 @@ extension HostileCommandInputTests {
                 + "larger than the sheet's maximum side of 4096 (--max-size)\n")
     }
 }
+
+/// Output folders that other runs write into, or that killed runs left.
+extension HostileCommandInputTests {
+    /// A process id that was alive a moment ago and is not now.
+    static func deadProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    /// A batch that runs until it is stopped, and the folder it writes.
+    static func startLongBatch(in folder: URL) throws -> (Process, String) {
+        let data = try writeIDs(count: 300_000, to: folder.appendingPathComponent("many.csv"))
+        let out = folder.appendingPathComponent("out").path
+        let process = Process()
+        process.executableURL = pinmintBinary
+        process.arguments = ["batch", data.path, "-o", out, "--style", "pin", "--jobs", "1", "-q"]
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && !FileManager.default.fileExists(atPath: out + "/r1.png") { usleep(1000) }
+        return (process, out)
+    }
+
+    /// After `kill -9`, `.NAME.png.PID.N.tmp` and `.index.json.PID.N.tmp`
+    /// piled up: no later run removed them.
+    @Test func temporariesOfKilledRunsAreRemovedAndSaidSo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let dead = try Self.deadProcessID(), alive = ProcessInfo.processInfo.processIdentifier
+        let stale = [".a.png.\(dead).0.tmp", ".index.json.\(dead).7.tmp"], live = ".b.png.\(alive).1.tmp"
+        for name in stale + [live, ".hidden.tmp"] { try Data("x".utf8).write(to: out.appendingPathComponent(name)) }
+        let data = try writeIDs(count: 2, to: folder.appendingPathComponent("ids.csv"))
+        let result = try runPinmint(["batch", data.path, "-o", out.path, "--style", "pin"])
+        #expect(result.status == 0)
+        #expect(result.standardError.hasPrefix("pinmint: batch: removed 2 temporary files that killed runs left in \(out.path) "
+                                               + "(\(stale.sorted().joined(separator: ", ")))\n"), "\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files == [".b.png.\(alive).1.tmp", ".hidden.tmp", "index.json", "r0.png", "r1.png"])
+    }
+
+    /// Two batches into one folder both exited 0, and one's index listed
+    /// hashes of files the other had replaced.
+    @Test func aSecondBatchIntoTheSameFolderIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (first, out) = try Self.startLongBatch(in: folder)
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL); first.waitUntilExit() } }
+        let data = try writeIDs(count: 2, to: folder.appendingPathComponent("ids.csv"))
+        let second = try runPinmint(["batch", data.path, "-o", out, "--style", "pin"])
+        #expect(second.status == 2)
+        #expect(second.standardError == "pinmint: \(out): another pinmint batch (process \(first.processIdentifier)) is writing "
+                + "into this folder; wait for it to end, or give another -o\n")
+        // Killed with SIGKILL, the first leaves its lock file and temporaries; the kernel has dropped its lock.
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let third = try runPinmint(["batch", data.path, "-o", out, "--style", "pin"])
+        #expect(third.status == 0, "\(third.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// `batch --sprite S --index a.png` wrote the index's JSON into a.png.
+    @Test func aSpriteBatchRefusesAPNGIndexName() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = try writeIDs(count: 2, to: folder.appendingPathComponent("ids.csv"))
+        let out = folder.appendingPathComponent("out").path
+        let result = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--sprite", "S", "--index", "a.png"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "pinmint: --index a.png: the index is JSON, not a PNG image; give it a name that does not end in .png\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
