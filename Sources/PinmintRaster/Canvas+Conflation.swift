@@ -285,9 +285,9 @@ extension Canvas {
         group.flatteningTolerance = flatteningTolerance
         // What this canvas's limit leaves after compositing the group (a
         // limit near Int.min leaves nothing rather than overflowing).
-        let area = (box.x1 - box.x0) * (box.y1 - box.y0)
+        let compositeWork = (box.x1 - box.x0) * (box.y1 - box.y0) * Canvas.compositeWorkPerPixel
         let (left, overflow) = workLimit.subtractingReportingOverflow(work)
-        group.workLimit = overflow ? Int.min : left - min(area, max(0, left))
+        group.workLimit = overflow ? Int.min : left - min(compositeWork, max(0, left))
         let origin = AffineTransform.translation(Double(-box.x0), Double(-box.y0))
         let resolved: Bool
         do {

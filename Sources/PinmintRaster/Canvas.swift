@@ -270,12 +270,17 @@ public final class Canvas {
     /// clips and coverage masks use; see `defaultCentredFlatteningTolerance`.
     public var fillFlatteningTolerance: Double = defaultCentredFlatteningTolerance
 
-    /// The work a canvas's drawings may take together, in pixel operations
-    /// (roughly the pixels each drawing spans, its segments, a shadow's
-    /// blurred area per pass, a layer's area): 2³⁰, about a second of
-    /// drawing, 64 fills of the largest canvas. A marker or an icon takes
-    /// well under 10⁷; the limit stops input that is small but asks for
-    /// hours (thousands of full-canvas shapes, huge blurred shadows).
+    /// The work a canvas's drawings may take together, in units of about
+    /// 5.6 instructions (a nanosecond on the project's machines): each
+    /// drawing's pixels and segments as the rasterizer counts them, plus
+    /// what shading its pixels costs (`PaintShader.workPerPixel`: 16 for a
+    /// linear gradient, 20 radial, 40 an image), 16 a pixel of the region a
+    /// shadow blurs, 6 a pixel of a layer composited. 2³⁰, about a second
+    /// of drawing. Shading, shadows and layers are charged before they
+    /// are drawn, and the rasterizer refuses a shape whose estimate is past
+    /// what is left, so refused work costs nothing. A marker or an icon
+    /// takes well under 10⁷; the limit stops input that is small but asks
+    /// for hours (thousands of full-canvas gradients, huge blurred shadows).
     public static let defaultWorkLimit = 1 << 30
 
     /// The work limit of this canvas (`defaultWorkLimit` unless set):
@@ -286,7 +291,7 @@ public final class Canvas {
         didSet { rasterizer.workLimit = workLimit > work ? workLimit - work : 0 }
     }
 
-    /// The work the drawings so far have taken, pixel operations (see `defaultWorkLimit`).
+    /// The work the drawings so far have taken, in the units of `defaultWorkLimit`.
     public private(set) var work = 0
 
     /// Counts `amount` of work spent on something given up (a conflation
@@ -304,8 +309,8 @@ public final class Canvas {
     func charge(_ amount: Int) throws(RasterError) {
         work = work.addingReportingOverflow(max(0, amount)).partialValue
         if work > workLimit || work < 0 {
-            throw .outOfRange("the drawing takes more than \(workLimit) pixel operations in all "
-                              + "(too many or too large shapes, shadows or layers)")
+            throw .outOfRange("the drawing takes more than \(workLimit) units of work (about a second) in all "
+                              + "(too many or too large shapes, gradients, pictures, shadows or layers)")
         }
         rasterizer.workLimit = workLimit - work
     }

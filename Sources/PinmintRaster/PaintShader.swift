@@ -13,6 +13,22 @@ struct PaintShader {
     }
     let kind: Kind
 
+    /// What shading one pixel costs beyond compositing a solid colour, in
+    /// work units (`Canvas.defaultWorkLimit`: about 5.6 instructions, 1 ns
+    /// here). Measured with callgrind over 1000x1000 fills: a linear
+    /// gradient 98 instructions a pixel, a radial one 118, an image pattern
+    /// 224 (resampled); a translucent solid colour 3.9. Charged before the
+    /// shape is drawn, for the pixels it can reach: 2,000 radial-gradient
+    /// ellipses at @3x took 22 s to be refused at 1 unit a pixel.
+    var workPerPixel: Int {
+        switch kind {
+        case .solid: return 0
+        case .linear: return 16
+        case .radial: return 20
+        case .image: return 40
+        }
+    }
+
     init(_ paint: Paint, transform: AffineTransform, opacity: Double) throws(RasterError) {
         switch paint {
         case .solid(let color):

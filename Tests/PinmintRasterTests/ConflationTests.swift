@@ -276,7 +276,7 @@ import Testing
     @Test func aGroupCountsAgainstTheWorkLimit() throws {
         let inTurn = try Canvas(width: 20, height: 20)
         try ConflationTests.drawAbutting(on: inTurn, transform: .identity, left: .black, right: .black)
-        let drawing = inTurn.work, composite = 20 * 20
+        let drawing = inTurn.work, composite = 20 * 20 * Canvas.compositeWorkPerPixel
         let (unlimited, resolved) = try ConflationTests.abuttingGroup(limit: Canvas.defaultWorkLimit)
         #expect(resolved && unlimited.layerDepth == 1)
         let redrawing = unlimited.work - drawing - composite

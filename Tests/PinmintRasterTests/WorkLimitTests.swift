@@ -75,7 +75,29 @@ struct WorkLimitTests {
         let layered = try Canvas(width: 400, height: 400)
         try layered.beginLayer()
         try layered.endLayer(opacity: 0.5)
-        #expect(layered.work == 400 * 400)
+        #expect(layered.work == 400 * 400 * Canvas.compositeWorkPerPixel)
+    }
+
+    /// Gradients were charged as solid colours, 1 a pixel, for some 25 times
+    /// the instructions: 2,000 radial-gradient ellipses at @3x ran 22 s
+    /// before the limit refused them. Their shading is charged before they
+    /// are drawn: over the limit, nothing is drawn.
+    @Test(arguments: ["linear", "radial"])
+    func gradientsAreChargedBeforeTheyAreDrawn(_ kind: String) throws {
+        var square = Path(); square.addRect(Rect(x: 0, y: 0, width: 100, height: 100))
+        let stops = [GradientStop(offset: 0, color: .black), GradientStop(offset: 1, color: Color(red: 1, green: 0, blue: 0, alpha: 1))]
+        let paint: Paint = kind == "linear"
+            ? .linearGradient(LinearGradient(start: Point(0, 0), end: Point(100, 0), stops: stops))
+            : .radialGradient(RadialGradient(center: Point(50, 50), radius: 50, stops: stops))
+        let solid = try Canvas(width: 100, height: 100)
+        try solid.fill(square, paint: .solid(.black))
+        let shaded = try Canvas(width: 100, height: 100)
+        try shaded.fill(square, paint: paint)
+        #expect(shaded.work >= solid.work + 100 * 100 * 16)
+        let limited = try Canvas(width: 100, height: 100)
+        limited.workLimit = shaded.work - 1
+        #expect(throws: RasterError.self) { try limited.fill(square, paint: paint) }
+        #expect(limited.pixel(x: 50, y: 50).alpha == 0)
     }
 
     @Test func layersNestToTheDepthLimit() throws {
