@@ -124,9 +124,12 @@ extension Canvas {
         guard !region.isEmpty else { return }
         try charge((region.x1 - region.x0) * (region.y1 - region.y0) * Canvas.compositeWorkPerPixel)
         for y in region.y0..<region.y1 {
-            // Outside its non-zero columns the layer is transparent and changes nothing.
+            // Outside its non-zero columns the layer is transparent and changes
+            // nothing. They may lie wholly outside the region (content beside
+            // a clip, in the clip's rows): `clamped` makes that an empty range,
+            // where a lower bound past the upper one was iterated past the row.
             guard let nonZero = layer.nonZeroColumns(y - y0) else { continue }
-            let columns = max(nonZero.lowerBound + x0, region.x0)..<min(nonZero.upperBound + x0, region.x1)
+            let columns = (nonZero.lowerBound + x0..<nonZero.upperBound + x0).clamped(to: region.x0..<region.x1)
             guard !columns.isEmpty else { continue }
             target.prepareRow(y, writing: columns.lowerBound, columns.upperBound)
             let sourceRow = layer.row(y - y0), destination = target.row(y)

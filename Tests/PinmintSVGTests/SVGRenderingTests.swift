@@ -139,6 +139,37 @@ struct SVGRenderingTests {
         #expect(canvas.pixel(x: 2, y: 2).alpha == 0)
     }
 
+    /// A clipped group whose content lies beside the clip in the clip's
+    /// rows (the circle at the origin covers columns 0 ..< 5 of rows 0 ..< 5,
+    /// where the line lies at x = 18 ... 40): the reported document that
+    /// segfaulted the release build in `Canvas.composite`, first. Its line
+    /// has no stroke and its fill no area, and stroked it passes 8.8 from
+    /// the origin, so nothing shows; a line through the circle shows there only.
+    static let clippedBesideContent: [(line: String, inside: Color?)] = [
+        ("y1=\"9\" x2=\"40\"", nil),
+        ("y1=\"9\" x2=\"40\" stroke=\"red\" stroke-width=\"2\"", nil),
+        ("x2=\"40\" y2=\"9\" stroke=\"red\" stroke-width=\"2\"", red),
+    ]
+
+    @Test(arguments: clippedBesideContent)
+    func aClippedGroupWhoseContentLiesBesideTheClipDrawsOnlyInsideIt(_ example: (line: String, inside: Color?)) throws {
+        let canvas = try document("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><clipPath id="c"><circle r="5"/></clipPath>\
+            <g clip-path="url(#c)"><line \(example.line)/></g></svg>
+            """).render(scale: 1)
+        guard let inside = example.inside else {
+            #expect(canvas.makeImage().pixels.allSatisfy { $0 == 0 })
+            return
+        }
+        #expect(isClose(canvas.pixel(x: 2, y: 0), inside), "inside is \(canvas.pixel(x: 2, y: 0))")
+        // Pixels whose centre lies 6 or more from the origin are wholly outside the circle.
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width where (Double(x) + 0.5) * (Double(x) + 0.5) + (Double(y) + 0.5) * (Double(y) + 0.5) > 36 {
+                #expect(canvas.pixel(x: x, y: y).alpha == 0, "(\(x), \(y)) outside the clip is \(canvas.pixel(x: x, y: y))")
+            }
+        }
+    }
+
     @Test func dropShadowIsDrawnUnderTheShape() throws {
         let canvas = try render("""
             <filter id="s"><feDropShadow dx="6" dy="6" stdDeviation="0.5" flood-color="blue"/></filter>
