@@ -9,11 +9,13 @@ SCALES = 1 2 3
 
 all: build
 
-# libpng, FreeType (and pkg-config) from Debian when pkg-config cannot find them.
+# libpng, FreeType, HarfBuzz, FriBidi, fontconfig, ICU (and pkg-config) from
+# Debian when pkg-config cannot find them.
+DEB_LIBRARIES = libpng-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig1-dev libicu-dev pkg-config zlib1g-dev
 deps:
-	@if ! pkg-config --exists libpng freetype2 2>/dev/null; then \
-		echo "Installing libpng-dev, libfreetype-dev and pkg-config (apt-get)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpng-dev libfreetype-dev pkg-config zlib1g-dev; \
+	@if ! pkg-config --exists libpng freetype2 harfbuzz fribidi fontconfig icu-uc 2>/dev/null; then \
+		echo "Installing $(DEB_LIBRARIES) (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_LIBRARIES); \
 	fi
 
 build: deps

@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "PinmintRaster", dependencies: ["PinmintGeometry"], swiftSettings: hotLoopSettings),
         .target(name: "PinmintSVG", dependencies: ["PinmintGeometry", "PinmintRaster"], swiftSettings: swiftSettings),
         .target(name: "PinmintPNG", dependencies: ["PinmintGeometry", "PinmintRaster", "CPNGShim"], swiftSettings: swiftSettings),
-        .target(name: "PinmintText", dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim"],
+        .target(name: "PinmintText",
+                dependencies: ["PinmintGeometry", "PinmintRaster", "CFreeTypeShim", "CHarfBuzzShim", "CFriBidiShim",
+                               "CFontconfigShim", "CICUShim"],
                 swiftSettings: swiftSettings),
         // Markers: the description format, presets, layout, metadata.
         .target(name: "PinmintMarkers",
@@ -61,6 +63,16 @@ let package = Package(
         // reaches both the shim header and the Swift code that imports it.
         .systemLibrary(name: "CFreeTypeShim", pkgConfig: "freetype2",
                        providers: [.apt(["libfreetype-dev", "pkg-config"])]),
+        // Text: HarfBuzz shapes (over the FreeType faces), FriBidi orders
+        // bidirectional text, fontconfig finds the system's fonts, ICU finds
+        // line breaks. Each shim wraps its library's macros; one Swift file
+        // per library (in PinmintText) makes its raw calls.
+        .systemLibrary(name: "CHarfBuzzShim", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidiShim", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CFontconfigShim", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
+        // ICU's headers clash with the toolchain's own copy (Foundation's _FoundationICU), so
+        // ICU is a C target whose header holds no ICU type.
+        .target(name: "CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
 
         // MARK: Tool
         .executableTarget(

@@ -45,7 +45,7 @@ static inline FT_Render_Mode pinmint_ft_render_mode(int hinting) {
 }
 
 /// FT_HAS_KERNING: the face has a TrueType `kern` table FT_Get_Kerning reads
-/// (GPOS kerning is not visible here; it needs a shaper).
+/// (GPOS kerning is not visible here: HarfBuzz applies it).
 static inline int pinmint_ft_has_kerning(FT_Face face) { return FT_HAS_KERNING(face) ? 1 : 0; }
 
 /// FT_IS_SCALABLE: the face has outlines.

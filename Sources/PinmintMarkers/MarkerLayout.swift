@@ -294,6 +294,8 @@ struct MarkerLayout {
         case .left: dx = 0
         case .center: dx = (free / 2).rounded(.down)
         case .right: dx = free.rounded(.down)
+        case .start: dx = layout.isRightToLeft ? free.rounded(.down) : 0
+        case .end: dx = layout.isRightToLeft ? 0 : free.rounded(.down)
         }
         return Point((node.frame.minX + dx).rounded(.down),
                      (node.frame.minY + ((node.frame.height - layout.deviceSize.height) / 2).rounded(.down)).rounded(.down))

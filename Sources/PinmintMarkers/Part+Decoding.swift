@@ -330,7 +330,7 @@ struct PartDecoder {
         if let colorValue = reader.value("color"), colorValue != .string("auto") {
             text.color = try color(colorValue, path: reader.place("color"))
         }
-        text.alignment = try reader.choice("align", TextAlignment.self) ?? .left
+        text.alignment = try reader.choice("align", TextAlignment.self) ?? .start
         text.maxLines = try reader.integer("maxLines", range: MarkerLimits.maxLinesRange) ?? 1
         text.letterSpacing = try reader.number("letterSpacing", range: MarkerLimits.letterSpacingRange) ?? 0
         text.lineHeight = try reader.number("lineHeight", range: MarkerLimits.lineHeightRange)

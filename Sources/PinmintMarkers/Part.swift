@@ -191,7 +191,7 @@ public struct TextPart: Sendable {
     public var families: [String]?
     /// Nil picks black or white, whichever contrasts more with the fill behind.
     public var color: Color?
-    public var alignment: TextAlignment = .left
+    public var alignment: TextAlignment = .start
     /// At most this many lines (default 1: one line, cut with an ellipsis
     /// when the room runs out); more lines wrap at spaces and CJK characters.
     public var maxLines: Int = 1

@@ -24,8 +24,9 @@ public final class FontFace {
     public let isItalic: Bool
     /// Design units per em (1000 for CFF fonts, often 2048 for TrueType).
     public let unitsPerEm: Int
-    /// True when the face has a `kern` table, which `FontFace.kerning` reads.
-    /// Kerning kept only in GPOS (as in Noto) needs a shaper and is not applied.
+    /// True when the face has a legacy `kern` table, which `FontFace.kerning`
+    /// reads. Layouts kern through HarfBuzz, from GPOS (as Noto keeps it) or
+    /// from this table.
     public let hasKerningTable: Bool
 
     // Caches without Swift's dynamic exclusivity checks: a face is used by
@@ -34,6 +35,12 @@ public final class FontFace {
     @exclusivity(unchecked) private var outlines: [GlyphKey: GlyphOutline] = [:]
     @exclusivity(unchecked) private var masks: [MaskKey: CoverageMask] = [:]
     @exclusivity(unchecked) private var maskBytes = 0
+    /// HarfBuzz's font over this face, made when the face first shapes text.
+    private lazy var harfBuzz = HarfBuzzFont(freeType: freeType)
+    /// Runs shaped so far, by their own text (positions in design units,
+    /// so one entry serves every size): in a batch of price tags the 萬 of
+    /// every label is shaped once, its digits each time.
+    @exclusivity(unchecked) private var shapedRuns: [RunKey: [ShapedGlyph]] = [:]
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
     /// is missing, not a font, the index is out of range, or the face has no outlines.
@@ -120,12 +127,36 @@ public final class FontFace {
         }
     }
 
-    /// Forgets every cached outline and glyph mask (the benchmark's cold start).
+    /// Forgets every cached outline, glyph mask and shaped run (the benchmark's cold start).
     public func removeCachedOutlines() {
         outlines.removeAll()
         masks.removeAll()
         maskBytes = 0
     }
+
+    /// A run of text shaped by HarfBuzz on its own (see `HarfBuzzFont.shape`;
+    /// `startsText` and `endsText` when nothing comes before or after it in
+    /// its paragraph), in design units, glyphs in visual order, clusters
+    /// counted from the run's start. Cached by run (at most
+    /// `maximumShapedRuns`, then the cache starts again empty).
+    func shape(_ run: ArraySlice<UInt32>, startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32,
+               language: String?, features: [TextFeature]) -> [ShapedGlyph] {
+        let key = RunKey(text: Array(run), startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
+                         language: language, features: features)
+        if let cached = shapedRuns[key] { return cached }
+        var glyphs: [ShapedGlyph] = []
+        key.text.withUnsafeBufferPointer { pointer in
+            harfBuzz.shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
+                           language: language, features: features, into: &glyphs)
+        }
+        if shapedRuns.count >= FontFace.maximumShapedRuns { shapedRuns.removeAll(keepingCapacity: true) }
+        if shapedRuns.isEmpty { shapedRuns.reserveCapacity(FontFace.maximumShapedRuns) }
+        shapedRuns[key] = glyphs
+        return glyphs
+    }
+
+    /// Shaped runs one face keeps.
+    static let maximumShapedRuns = 4096
 
     /// The coverage mask of a glyph drawn at a sub-pixel offset, made by
     /// `make` the first time. Hinted glyphs sit on whole pixels, so one mask
@@ -242,4 +273,41 @@ struct HashFold {
 
     /// A length by its bits, with 0 and -0 (equal) folded alike.
     mutating func add(_ length: Double) { add(length == 0 ? 0 : length.bitPattern) }
+}
+
+
+/// What a shaped run depends on (not its size: design units). Hashed by
+/// one fold of the text and the flags, worked out once (see `HashFold`):
+/// hashing the fields one by one cost more than shaping a short run.
+struct RunKey: Hashable {
+    let text: [UInt32]
+    let startsText: Bool, endsText: Bool
+    let rightToLeft: Bool
+    let script: UInt32
+    let language: String?
+    let features: [TextFeature]
+    private let fold: UInt64
+
+    init(text: [UInt32], startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32, language: String?,
+         features: [TextFeature]) {
+        self.text = text
+        self.startsText = startsText
+        self.endsText = endsText
+        self.rightToLeft = rightToLeft
+        self.script = script
+        self.language = language
+        self.features = features
+        var fold = HashFold()
+        for scalar in text { fold.add(UInt64(scalar)) }
+        fold.add(UInt64(script) << 3 | (startsText ? 1 : 0) | (endsText ? 2 : 0) | (rightToLeft ? 4 : 0))
+        self.fold = fold.value
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(fold) }
+
+    static func == (left: RunKey, right: RunKey) -> Bool {
+        left.fold == right.fold && left.text == right.text && left.startsText == right.startsText && left.endsText == right.endsText
+            && left.rightToLeft == right.rightToLeft && left.script == right.script && left.language == right.language
+            && left.features == right.features
+    }
 }

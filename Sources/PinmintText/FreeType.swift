@@ -169,7 +169,7 @@ final class FreeTypeFace {
 
     /// The `kern`-table adjustment between two glyphs in pixels at the
     /// current size (FT_Get_Kerning, unfitted). 0 when the face has no `kern`
-    /// table: kerning stored in GPOS needs a shaper, which Pinmint does not have.
+    /// table (GPOS kerning is HarfBuzz's to apply).
     func kerning(_ left: UInt32, _ right: UInt32) -> Double {
         guard hasKerningTable else { return 0 }
         var vector = FT_Vector()

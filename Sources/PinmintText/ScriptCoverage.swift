@@ -28,15 +28,6 @@ public enum Script: String, CaseIterable, Sendable {
         case .devanagari: "अकखह"
         }
     }
-
-    /// True for scripts Pinmint lays out without a shaper. Arabic, Hebrew
-    /// (right to left), Thai and Devanagari need shaping and are out of scope.
-    public var isSupportedByLayout: Bool {
-        switch self {
-        case .arabic, .hebrew, .thai, .devanagari: false
-        default: true
-        }
-    }
 }
 
 extension FontFace {

@@ -3,33 +3,44 @@ import PinmintGeometry
 /// Text set into lines, measured before it is drawn: markers size
 /// themselves to `size`, then `draw` puts the glyphs on a canvas.
 ///
-/// All positions are kept in device pixels (points × `scale`), so that at
-/// every pixel ratio baselines fall on whole pixels and hinted glyphs start
-/// on whole pixels, as FreeType renders them. Glyphs come from the fallback
-/// chain per character; advances include `kern`-table kerning
-/// (FT_Get_Kerning) between glyphs of one face. Kerning kept in GPOS (Noto's)
-/// and scripts that need shaping (Arabic, Indic, Thai) need a shaper, which
-/// Pinmint does not have: such text comes out unshaped.
+/// Each paragraph is itemized and shaped (`ShapedParagraph`: bidi levels
+/// by FriBidi, scripts, a face of the fallback chain per grapheme cluster,
+/// HarfBuzz for every script's shaping, GPOS kerning, ligatures and mark
+/// positioning), broken into lines where UAX #14 allows (ICU), and each
+/// line's runs put in visual order (UAX #9 rule L2).
+///
+/// All positions are kept in device pixels (points × `scale`). Shaped
+/// positions are exact (design units scaled); with hinting, each glyph is
+/// put on the whole pixel nearest its exact position, so that hinted
+/// outlines land on the pixel grid while a line's width stays as designed
+/// (`normal` hinting also rounds each advance). Baselines fall on whole pixels.
 public struct TextLayout {
     /// One glyph, positioned.
     public struct PlacedGlyph: Sendable {
-        /// The character it draws.
+        /// The first character of the text the glyph draws (its cluster).
         public let scalar: Unicode.Scalar
+        /// Where that character is in its paragraph (code points from the start).
+        public let cluster: Int
         /// Index into the fallback chain's members.
         public let member: Int
         public let glyph: UInt32
-        /// Pen position on the line, device pixels from the line's left edge.
+        /// The glyph's origin on the line, device pixels from the line's left edge.
         public let x: Double
+        /// The glyph's origin below the baseline, device pixels (marks placed
+        /// above or below their base; 0 for most glyphs).
+        public let y: Double
         /// Outline at the layout's pixel size, origin on the baseline.
         public let outline: GlyphOutline
     }
 
-    /// One line of glyphs.
+    /// One line of glyphs, in visual order (left to right).
     public struct Line: Sendable {
         public let glyphs: [PlacedGlyph]
-        /// Device pixels from the line's first pen position to the end of its
-        /// last glyph that is not a space.
+        /// Device pixels from the line's first pen position to its end (its
+        /// trailing spaces left out).
         public let width: Double
+        /// Whether the line's paragraph reads right to left.
+        public let isRightToLeft: Bool
         /// Left edge of the line inside the layout box, device pixels (alignment).
         public let x: Double
         /// Baseline, device pixels from the top of the layout box; a whole number.
@@ -57,6 +68,9 @@ public struct TextLayout {
     /// The chain the glyphs came from (drawing caches glyph masks in its faces).
     let fallback: FontFallback
 
+    /// Whether the first paragraph reads right to left (where `start` and `end` align it).
+    public var isRightToLeft: Bool { lines.first?.isRightToLeft ?? false }
+
     /// The layout box in points: what a marker reserves for the text.
     /// Ink can stick out of it by a glyph's overhang (see `inkBounds`) and by
     /// a halo's width.
@@ -73,7 +87,7 @@ public struct TextLayout {
         for line in lines {
             for glyph in line.glyphs {
                 guard let bounds = glyph.outline.bounds else { continue }
-                let placed = Rect(x: bounds.minX + line.x + glyph.x, y: bounds.minY + line.baseline,
+                let placed = Rect(x: bounds.minX + line.x + glyph.x, y: bounds.minY + line.baseline + glyph.y,
                                   width: bounds.width, height: bounds.height)
                 union = union.map { $0.union(placed) } ?? placed
             }
@@ -127,7 +141,7 @@ public struct TextLayout {
         var used = [Bool](repeating: false, count: fallback.members.count)
         var anyUsed = false
         for line in setter.lines {
-            for glyph in line { used[glyph.member] = true; anyUsed = true }
+            for glyph in line.glyphs { used[glyph.member] = true; anyUsed = true }
         }
         if !anyUsed { used[0] = true }
         var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)
@@ -141,22 +155,27 @@ public struct TextLayout {
         self.metrics = metrics
 
         let snaps = style.hinting != .none
-        let widths = setter.lines.map(LineSetter.visibleWidth)
-        let widest = widths.max() ?? 0
-        let boxWidth = (style.maxWidth.map { $0 * scale } ?? widest).rounded(.up)
+        let widest = setter.lines.map(\.width).max() ?? 0
+        // The box is whole points (then whole pixels): at every integer pixel ratio N it is N times
+        // the box at 1x, whatever the shaped widths at each size (hinting moves glyphs, not the box).
+        func whole(_ pixels: Double) -> Double { ((pixels / scale - 1e-9).rounded(.up) * scale).rounded(.up) }
+        let boxWidth = whole(style.maxWidth.map { $0 * scale } ?? widest)
         var lines: [Line] = []
-        for (index, glyphs) in setter.lines.enumerated() {
-            let free = max(0, boxWidth - widths[index])
-            var x = style.alignment == .left ? 0 : style.alignment == .center ? free / 2 : free
+        var allLeft = true
+        for (index, line) in setter.lines.enumerated() {
+            let free = max(0, boxWidth - line.width)
+            let alignment = style.alignment.resolved(rightToLeft: line.isRightToLeft)
+            if alignment != .left { allLeft = false }
+            var x = alignment == .left ? 0 : alignment == .center ? free / 2 : free
             if snaps { x = x.rounded(.down) }
             let baseline = (metrics.ascent + Double(index) * metrics.lineHeight).rounded()
-            lines.append(Line(glyphs: glyphs, width: widths[index], x: x, baseline: baseline))
+            lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline))
         }
         self.lines = lines
         inkBounds = TextLayout.inkBounds(of: lines)
         let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
-        deviceSize = Size(style.alignment == .left ? widest.rounded(.up) : boxWidth,
-                           (lastBaseline + metrics.descent).rounded(.up))
+        // Left-aligned lines need no box wider than the widest; others align inside `maxWidth`.
+        deviceSize = Size(allLeft ? whole(widest) : boxWidth, whole(lastBaseline + metrics.descent))
     }
 
     /// Paragraphs split at "\n", "\r\n" and "\r".
@@ -176,163 +195,3 @@ public struct TextLayout {
     }
 }
 
-/// Builds the lines of a layout, paragraph by paragraph (greedy line filling).
-struct LineSetter {
-    let style: TextStyle
-    let fallback: FontFallback
-    let scale: Double
-    let pixelSize: Double
-    let maxWidth: Double?
-    var lines: [[TextLayout.PlacedGlyph]] = []
-    var missing: [Unicode.Scalar] = []
-    var didTruncate = false
-
-    init(style: TextStyle, fallback: FontFallback, scale: Double) {
-        self.style = style
-        self.fallback = fallback
-        self.scale = scale
-        pixelSize = style.fontSize * scale
-        maxWidth = style.maxWidth.map { $0 * scale }
-    }
-
-    /// One character before placement: its glyph, outline and advance.
-    struct Shaped {
-        let scalar: Unicode.Scalar
-        let member: Int
-        let glyph: UInt32
-        let outline: GlyphOutline
-    }
-
-    /// Characters that take no space and draw nothing here.
-    static func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F, 0x200B...0x200F, 0xFE00...0xFE0F, 0xFEFF, 0xE0100...0xE01EF: true
-        default: false
-        }
-    }
-
-    mutating func shape(_ scalar: Unicode.Scalar) throws(FontError) -> Shaped {
-        let resolved = fallback.resolve(scalar)
-        if resolved == nil && !missing.contains(scalar) { missing.append(scalar) }
-        let member = resolved?.member ?? 0
-        let glyph = resolved?.glyph ?? 0
-        let strength = fallback.members[member].syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
-        let outline = try fallback.members[member].face.outline(glyph: glyph, pixelSize: pixelSize, hinting: style.hinting,
-                                                                emboldenStrength: strength)
-        return Shaped(scalar: scalar, member: member, glyph: glyph, outline: outline)
-    }
-
-    /// Where placing a line has got to: the pen, and the previous glyph's
-    /// member and glyph (for kerning), not a copy of it.
-    struct Pen {
-        var x = 0.0
-        var previousMember = -1, previousGlyph: UInt32 = 0
-    }
-
-    /// Places `item` at `pen` (advances, letter spacing and kerning; whole
-    /// pixels when hinting), appends it to `line` and moves the pen on.
-    func place(_ item: Shaped, at pen: inout Pen, into line: inout [TextLayout.PlacedGlyph]) throws(FontError) {
-        if pen.previousMember == item.member {
-            pen.x += try fallback.members[item.member].face.kerning(pen.previousGlyph, item.glyph, pixelSize: pixelSize)
-        }
-        let x = style.hinting == .none ? pen.x : pen.x.rounded()
-        line.append(TextLayout.PlacedGlyph(scalar: item.scalar, member: item.member, glyph: item.glyph, x: x,
-                                           outline: item.outline))
-        // A negative spacing tightens down to stacking: the pen never moves
-        // back, so a line's width is never negative.
-        pen.x += max(0, item.outline.advance + style.letterSpacing * scale)
-        pen.previousMember = item.member
-        pen.previousGlyph = item.glyph
-    }
-
-    /// Pen positions for a run of shaped characters.
-    func place(_ run: ArraySlice<Shaped>) throws(FontError) -> [TextLayout.PlacedGlyph] {
-        var placed: [TextLayout.PlacedGlyph] = []
-        placed.reserveCapacity(run.count)
-        var pen = Pen()
-        for item in run { try place(item, at: &pen, into: &placed) }
-        return placed
-    }
-
-    /// From the first pen position to the far edge of the last glyph that is
-    /// not a space (its advance, without the letter spacing after it).
-    static func visibleWidth(_ glyphs: [TextLayout.PlacedGlyph]) -> Double {
-        guard let last = glyphs.lastIndex(where: { !LineBreaking.isSpace($0.scalar) }) else { return 0 }
-        return glyphs[last].x + glyphs[last].outline.advance
-    }
-
-    mutating func setParagraph(_ scalars: [Unicode.Scalar]) throws(FontError) {
-        var run: [Shaped] = []
-        run.reserveCapacity(scalars.count)
-        for scalar in scalars where !LineSetter.isIgnorable(scalar) || scalar == "\t" {
-            try run.append(shape(scalar == "\t" ? " " : scalar))
-        }
-        guard let maxWidth else { lines.append(try place(run[...])); return }
-        if !style.wraps {
-            let line = try place(run[...])
-            if LineSetter.visibleWidth(line) > maxWidth {
-                lines.append(try truncated(run[...], to: maxWidth))
-                didTruncate = true
-            } else {
-                lines.append(line)
-            }
-            return
-        }
-        // Greedy filling: take characters while the line fits; on overflow
-        // break at the last opportunity, or before the overflowing character
-        // when the line has none (a word longer than the line).
-        // Each candidate line is the previous one and one more character,
-        // placed onto it: the same positions as placing the candidate from
-        // its start (a prefix's positions do not depend on what follows),
-        // without placing every prefix again (quadratic in a long title).
-        var start = 0
-        while start < run.count {
-            var end = start + 1, lastBreak: Int? = nil
-            var line: [TextLayout.PlacedGlyph] = []
-            var pen = Pen()
-            try place(run[start], at: &pen, into: &line)
-            while end < run.count {
-                if LineBreaking.canBreak(between: run[end - 1].scalar, and: run[end].scalar) { lastBreak = end }
-                var candidatePen = pen
-                try place(run[end], at: &candidatePen, into: &line)
-                if LineSetter.visibleWidth(line) > maxWidth && !LineBreaking.isSpace(run[end].scalar) {
-                    line.removeLast()
-                    if let lastBreak { end = lastBreak; line.removeLast(line.count - (end - start)) }
-                    break
-                }
-                pen = candidatePen
-                end += 1
-            }
-            lines.append(line)
-            start = end
-            while start < run.count && LineBreaking.isSpace(run[start].scalar) { start += 1 }
-        }
-        if run.isEmpty { lines.append([]) }
-    }
-
-    /// The run cut so that it and an ellipsis fit in `width` pixels
-    /// (trailing spaces dropped before the ellipsis).
-    mutating func truncated(_ run: ArraySlice<Shaped>, to width: Double?) throws(FontError) -> [TextLayout.PlacedGlyph] {
-        let ellipsis = try shape("\u{2026}")
-        var kept = run
-        while true {
-            while let last = kept.last, LineBreaking.isSpace(last.scalar) { kept.removeLast() }
-            let line = try place((Array(kept) + [ellipsis])[...])
-            if width == nil || kept.isEmpty || LineSetter.visibleWidth(line) <= width! { return line }
-            kept.removeLast()
-        }
-    }
-
-    /// Keeps at most `maxLines` lines; the last one kept ends with an ellipsis.
-    mutating func applyLineLimit() throws(FontError) {
-        guard let maxLines = style.maxLines, maxLines >= 1, lines.count > maxLines else { return }
-        lines.removeLast(lines.count - maxLines)
-        let last = lines[maxLines - 1]
-        var run: [Shaped] = []
-        for glyph in last {
-            run.append(Shaped(scalar: glyph.scalar, member: glyph.member, glyph: glyph.glyph, outline: glyph.outline))
-        }
-        lines[maxLines - 1] = try truncated(run[...], to: maxWidth)
-        didTruncate = true
-    }
-}

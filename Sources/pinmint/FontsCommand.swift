@@ -8,8 +8,8 @@ Lists the font families Pinmint can use, with their styles and the scripts
 they cover. Folders are searched in this order: each --font-dir, Pinmint's
 own Fonts/ (or $PINMINT_FONTS, which must name a folder), then /usr/share/fonts,
 /usr/local/share/fonts and ~/.fonts. Text falls back from the Latin family (Noto Sans) to the CJK
-family (Noto Sans CJK SC); scripts that need shaping (Arabic, Hebrew, Indic,
-Thai) are listed when covered but are not laid out correctly.
+family (Noto Sans CJK SC); every script is shaped (HarfBuzz) and ordered
+(FriBidi) when a font covers it.
 
 Options:
   --font-dir DIR   also search DIR (repeatable; must exist)

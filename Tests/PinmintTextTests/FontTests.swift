@@ -68,14 +68,20 @@ import Testing
         #expect(throws: FontError.self) { try FontFace(file: "/nonexistent/font.ttf", library: freeType) }
     }
 
-    /// Noto keeps its kerning in GPOS, which needs a shaper: no `kern` table,
-    /// so FT_Get_Kerning adds nothing and "AV" is A's advance plus V's.
-    @Test func notoHasNoKernTableSoKerningIsZero() throws {
+    /// Noto keeps its kerning in GPOS, not in a `kern` table: FT_Get_Kerning
+    /// finds nothing, and the layout kerns through HarfBuzz ("AV" narrower
+    /// than A's advance plus V's; "AVATAR" was 87 px at 20 px wide unkerned).
+    @Test func notoKernsThroughGPOS() throws {
         let library = try shippedLibrary()
         let latin = try #require(try library.face(family: "Noto Sans"))
         #expect(!latin.hasKerningTable)
         let a = try #require(latin.glyph(for: "A")), v = try #require(latin.glyph(for: "V"))
         #expect(try latin.kerning(a, v, pixelSize: 12) == 0)
+        let style = TextStyle(fontSize: 100, hinting: .none)
+        let pair = try TextLayout(text: "AV", style: style, fallback: FontFallback(faces: [latin]))
+        let apart = try latin.outline(glyph: a, pixelSize: 100, hinting: .none).advance
+            + latin.outline(glyph: v, pixelSize: 100, hinting: .none).advance
+        #expect(pair.lines[0].width < apart - 3, "AV \(pair.lines[0].width), A + V \(apart)")
     }
 
     @Test func outlinesAreCachedPerSizeAndHinting() throws {
