@@ -5,25 +5,37 @@
     pip install fonttools
     python3 tools/subset_fonts.py [--seeds DIR]
 
-Latin: Noto Sans Regular and Bold (fonts-noto-core), subset to ASCII,
-Latin-1, Latin Extended-A, general punctuation, currency and a few symbols.
+Every face keeps all of its OpenType layout features (`--layout-features=*`:
+HarfBuzz shapes with them: kerning, ligatures, marks, Arabic forms, Indic
+conjuncts) and the .notdef box (`--notdef-outline`).
 
-CJK: Noto Sans CJK SC Regular and Bold (face 2 of the fonts-noto-cjk TTCs),
-subset to the character sets marker labels need:
-  - GB2312 level 1 (rows 16-55: 3755 hanzi),
-  - the Big5 common set (0xA440-0xC67E: 5401 hanzi),
-  - Japanese kana, and all kanji of JIS X 0208 (levels 1 and 2), which
-    contain every Jōyō kanji except the four 2010 additions that JIS X 0208
-    lacks (𠮟 塡 剝 頰); those four are added by name below,
-  - the Hangul syllables of KS X 1001 (EUC-KR 0xB0A1-0xC8FE: 2350),
-  - every character of the seed documents (--seeds, default
-    /work/shared/seeds), ASCII, Latin-1 and CJK/fullwidth punctuation.
-The script prints how many requested characters the source font lacks.
+Latin, Greek, Cyrillic: Noto Sans Regular and Bold (fonts-noto-core),
+subset to Latin (Basic, Latin-1, Extended-A, -B and Additional, which holds
+Vietnamese; IPA and spacing modifiers), combining diacritical marks, Greek
+and Greek Extended, Cyrillic with its supplement and extensions, general
+punctuation, super- and subscripts, currency, letterlike symbols, number
+forms, arrows, the basic mathematical operators and geometric shapes.
+
+Arabic, Hebrew, Devanagari, Thai: Noto Sans Arabic, Hebrew, Devanagari and
+Thai, Regular and Bold, whole (each well under 300 KB).
+
+CJK: Noto Sans CJK SC (face 2 of the fonts-noto-cjk TTCs).
+  - Regular: the whole unified ideographs block (U+4E00-9FFF: 20,992 Han,
+    name characters such as 喆 堃 燊 among them) and the compatibility
+    ideographs, every Hangul syllable (11,172) with the jamo, kana,
+    bopomofo, CJK symbols and punctuation, enclosed and squared forms,
+    halfwidth and fullwidth forms, ASCII and Latin-1.
+  - Bold: the common sets marker labels need (GB2312 level 1, the Big5
+    common set, kana, JIS X 0208 kanji and the Jōyō additions, KS X 1001
+    Hangul, the seed documents, punctuation); a bold label with a rarer
+    character takes it from the Regular face, emboldened (the family's
+    other faces fill the gaps of the one asked for; see FontLibrary).
+The script prints how many requested characters each source font lacks.
 
 Hinting: the CJK subsets keep their CFF hints, because FreeType's light
 hinting of CFF fonts uses those hints (without them a 12 px hanzi is as
-blurry as unhinted); the Latin subsets drop their TrueType instructions,
-which light hinting never runs (it uses FreeType's auto-hinter).
+blurry as unhinted); the TrueType faces drop their instructions, which
+light hinting never runs (it uses FreeType's auto-hinter).
 """
 import argparse
 import codecs
@@ -89,10 +101,19 @@ def ranges(*pairs):
 
 
 BASIC = ranges((0x20, 0x7E), (0xA0, 0xFF))
-LATIN = BASIC | ranges((0x100, 0x17F), (0x2000, 0x206F), (0x20A0, 0x20BF), (0x2190, 0x2193),
-                       (0x2122, 0x2122), (0x2026, 0x2026), (0x25A0, 0x25CF))
+LATIN = BASIC | ranges(
+    (0x100, 0x24F), (0x250, 0x2FF), (0x300, 0x36F), (0x370, 0x3FF), (0x400, 0x52F), (0x1C80, 0x1C8F),
+    (0x1D00, 0x1DBF), (0x1DC0, 0x1DFF), (0x1E00, 0x1EFF), (0x1F00, 0x1FFF), (0x2000, 0x206F), (0x2070, 0x209F),
+    (0x20A0, 0x20CF), (0x20D0, 0x20FF), (0x2100, 0x214F), (0x2150, 0x218F), (0x2190, 0x21FF), (0x2200, 0x22FF),
+    (0x25A0, 0x25FF), (0x2C60, 0x2C7F), (0x2DE0, 0x2DFF), (0xA640, 0xA69F), (0xA720, 0xA7FF), (0xFB00, 0xFB06),
+    (0xFE20, 0xFE2F), (0xFFFD, 0xFFFD))
 KANA = ranges((0x3040, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF))
 CJK_PUNCTUATION = ranges((0x3000, 0x303F), (0xFF00, 0xFFEF), (0x2010, 0x2027), (0x2030, 0x203B))
+CJK_FULL = BASIC | CJK_PUNCTUATION | KANA | ranges(
+    (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xAC00, 0xD7A3), (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F),
+    (0xD7B0, 0xD7FF), (0x3100, 0x312F), (0x31A0, 0x31BF), (0x3200, 0x32FF), (0x3300, 0x33FF), (0x2E80, 0x2FDF),
+    (0x31C0, 0x31EF), (0xFE30, 0xFE4F))
+WHOLE = ("Arabic", "Hebrew", "Devanagari", "Thai")
 
 
 def seed_characters(folder):
@@ -118,7 +139,7 @@ def subset(source, index, characters, output, keep_hints):
         handle.write(unicodes)
     command = [sys.executable, "-m", "fontTools.subset", source, "--font-number=%d" % index,
                "--unicodes-file=" + listing, "--output-file=" + output,
-               "--layout-features=kern,locl,vert,vrt2", "--name-IDs=*", "--name-languages=*",
+               "--layout-features=*", "--name-IDs=*", "--name-languages=*",
                "--notdef-outline"] + ([] if keep_hints else ["--no-hinting"])
     subprocess.run(command, check=True)
     os.remove(listing)
@@ -142,17 +163,22 @@ def main():
     }
     for name, characters in cjk_sets.items():
         print("%-36s %5d characters" % (name, len(characters)))
-    cjk = set().union(*cjk_sets.values())
+    common = set().union(*cjk_sets.values())
     for weight in ("Regular", "Bold"):
         source = os.path.join(NOTO_CJK, "NotoSansCJK-%s.ttc" % weight)
         available = cmap_of(source, CJK_FACE_INDEX)
-        missing = sorted(c for c in cjk if c not in available and ord(c) > 0x7F)
+        wanted = CJK_FULL | common if weight == "Regular" else common
+        missing = sorted(c for c in wanted if c not in available and ord(c) > 0x7F)
         print("CJK %s lacks %d requested characters: %s" % (weight, len(missing), "".join(missing[:40])))
-        subset(source, CJK_FACE_INDEX, cjk & available,
+        subset(source, CJK_FACE_INDEX, wanted & available,
                os.path.join(FONTS, "NotoSansCJKsc-%s-Subset.otf" % weight), keep_hints=True)
         latin_source = os.path.join(NOTO_CORE, "NotoSans-%s.ttf" % weight)
         subset(latin_source, 0, LATIN & cmap_of(latin_source),
                os.path.join(FONTS, "NotoSans-%s-Subset.ttf" % weight), keep_hints=False)
+        for script in WHOLE:
+            script_source = os.path.join(NOTO_CORE, "NotoSans%s-%s.ttf" % (script, weight))
+            subset(script_source, 0, cmap_of(script_source),
+                   os.path.join(FONTS, "NotoSans%s-%s.ttf" % (script, weight)), keep_hints=False)
 
 
 if __name__ == "__main__":

@@ -51,10 +51,11 @@ public final class MarkerRenderer {
     static let maximumShapeMaskPixels = 512.0 * 512.0
 
     /// A renderer over the fonts in `fontFolders`, then Pinmint's own
-    /// `Fonts/`, then (only when `includeSystemFonts`) the system's. The
-    /// default leaves system fonts out, so that a marker renders to the same
-    /// bytes on every machine.
-    public init(fontFolders: [String] = [], includeSystemFonts: Bool = false) throws(MarkerError) {
+    /// `Fonts/`, then (unless `includeSystemFonts` is false) the system's,
+    /// as fontconfig lists them. Pinmint's faces come before the system's
+    /// for every character they have, so text they cover renders to the
+    /// same bytes on every machine; system faces fill what they lack.
+    public init(fontFolders: [String] = [], includeSystemFonts: Bool = true) throws(MarkerError) {
         do {
             fonts = try FontLibrary.standard(userFolders: fontFolders, includeSystem: includeSystemFonts)
         } catch {

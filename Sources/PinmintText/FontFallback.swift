@@ -1,12 +1,19 @@
-/// An ordered list of faces: each character takes its glyph from the first
-/// face that has one, so "5200萬" takes its digits from a Latin face and 萬
-/// from a CJK face. Characters no face has get the first face's .notdef box.
-public struct FontFallback {
+/// An ordered list of faces: each grapheme cluster takes its glyphs from
+/// the first face that has them all (see `ShapedParagraph`), so "5200萬"
+/// takes its digits from a Latin face and 萬 from a CJK face. A chain made
+/// by a `FontLibrary` that includes system fonts grows when a character no
+/// member has is met: fontconfig's face for it joins the end (`extend`).
+/// Characters no face has get the first face's .notdef box.
+///
+/// A class: layouts refer to members by index, and a chain only ever grows
+/// at its end, so indices stay valid. Used by one thread at a time, like
+/// the faces in it.
+public final class FontFallback {
     /// One face of the chain.
     public struct Member {
         public let face: FontFace
         /// Thicken the outlines (FT_Outline_Embolden) because bold was asked
-        /// for and the family has no bold face.
+        /// for and the face is not bold.
         public let syntheticBold: Bool
         public init(face: FontFace, syntheticBold: Bool = false) {
             self.face = face
@@ -14,10 +21,26 @@ public struct FontFallback {
         }
     }
 
-    public let members: [Member]
+    public private(set) var members: [Member]
+    /// Where `extend` finds more faces (nil: the chain is fixed), and the style asked for.
+    private let library: FontLibrary?
+    private let weight: Int, italic: Bool
 
-    public init(members: [Member]) { self.members = members }
-    public init(faces: [FontFace]) { members = faces.map { Member(face: $0) } }
+    public init(members: [Member]) {
+        self.members = members
+        library = nil
+        weight = 400
+        italic = false
+    }
+
+    public convenience init(faces: [FontFace]) { self.init(members: faces.map { Member(face: $0) }) }
+
+    init(members: [Member], library: FontLibrary?, weight: Int, italic: Bool) {
+        self.members = members
+        self.library = library
+        self.weight = weight
+        self.italic = italic
+    }
 
     public var isEmpty: Bool { members.isEmpty }
 
@@ -27,6 +50,22 @@ public struct FontFallback {
             if let glyph = member.face.glyph(for: scalar) { return (index, glyph) }
         }
         return nil
+    }
+
+    /// A member that has `scalar`, added from the system's fonts when the
+    /// chain has none and its library includes them; nil when no installed
+    /// face has it (or the chain is fixed).
+    func extend(for scalar: Unicode.Scalar) -> Int? {
+        guard let library, let face = library.systemFace(for: scalar.value, weight: weight, italic: italic) else { return nil }
+        if let known = members.firstIndex(where: { $0.face === face }) { return known }
+        members.append(Member(face: face, syntheticBold: weight >= 600 && !face.isBold))
+        return members.count - 1
+    }
+
+    /// The files of the faces tried, for a message about missing characters.
+    public var faceNames: [String] {
+        var seen = Set<String>()
+        return members.map { "\($0.face.family) \($0.face.style)" }.filter { seen.insert($0).inserted }
     }
 
     /// Synthetic bold strength in pixels at `pixelSize`: FreeType's

@@ -2,33 +2,53 @@ import Foundation
 import PinmintGeometry
 
 /// The fonts Pinmint can use: every face of every .ttf, .otf, .ttc and
-/// .otc file under a list of folders (searched recursively, in order).
+/// .otc file under the folders the user names (`--font-dir`) and Pinmint's
+/// own `Fonts/` (see `shippedFontsFolder`), then every face installed on the
+/// system as fontconfig lists it (the way every Linux program finds fonts:
+/// installing `fonts-noto-core` or `fonts-noto-cjk` is enough). Folders
+/// that do not exist are skipped, except the one `$PINMINT_FONTS` names
+/// (`standard` throws).
 ///
-/// Folders, in the order `standard(userFolders:)` searches them: the folders
-/// the user names (`--font-dir`), Pinmint's own `Fonts/` (see
-/// `shippedFontsFolder`), then the system folders `/usr/share/fonts`,
-/// `/usr/local/share/fonts` and `~/.fonts`. Earlier folders win when two
-/// faces have the same family and style. Folders that do not exist are
-/// skipped, except the one `$PINMINT_FONTS` names (`standard` throws).
+/// A family is the same whoever ships it: asked for "Noto Sans", a chain
+/// starts with the face of the first source that has the family (the
+/// user's folders, then `Fonts/`, then the system's), then the same style
+/// from later sources (a fuller system copy fills the gaps of a shipped
+/// subset), then the family's other weights (a bold face's missing
+/// characters come from the regular face, emboldened). After the families
+/// asked for come Pinmint's own (`defaultFamilies`), then, character by
+/// character, whatever face fontconfig has for what is still missing.
 ///
-/// Scanning reads each face's names, weight and script coverage and closes
-/// it again (`descriptors`); faces are opened for drawing only when asked
-/// for, so a system with thousands of fonts does not run out of file handles.
+/// Scanning the folders reads each face's names, weight and script
+/// coverage and closes it again; system faces are described by fontconfig
+/// without being opened. Faces are opened for drawing only when asked for,
+/// so a system with thousands of fonts does not run out of file handles.
 public final class FontLibrary {
+    /// Where a face was found.
+    public enum Source: Int, Sendable, Comparable, Hashable {
+        case user, shipped, system
+        public static func < (left: Source, right: Source) -> Bool { left.rawValue < right.rawValue }
+    }
+
     /// The FreeType instance every face of this library belongs to.
     public let freeType: FreeTypeLibrary
-    /// The folders searched, in order.
+    /// The folders searched, in order (system fonts come from fontconfig).
     public let folders: [String]
-    /// Every face found, in folder order, then by file name and face index;
-    /// a family and style already found in an earlier folder is skipped.
+    /// Whether the system's fonts (fontconfig's) are part of the library.
+    public let includesSystemFonts: Bool
+    /// Every face found: the folders' in folder order, then by file name
+    /// and face index, then the system's. A family and style already found
+    /// in the same source is skipped.
     public let descriptors: [FontDescriptor]
     /// Files that could not be read, each with its reason (not fatal).
     public let problems: [FontError]
     private var openFaces: [String: FontFace] = [:]
+    /// Faces fontconfig chose for characters no chain member had, by character and style.
+    private var systemFaces: [SystemFaceKey: FontFace?] = [:]
 
-    /// The system font folders searched by `standard`.
-    public static var systemFolders: [String] {
-        ["/usr/share/fonts", "/usr/local/share/fonts", NSString(string: "~/.fonts").expandingTildeInPath]
+    private struct SystemFaceKey: Hashable {
+        let scalar: UInt32
+        let weight: Int
+        let italic: Bool
     }
 
     /// Pinmint's `Fonts/` folder: `$PINMINT_FONTS` when set, else the
@@ -42,26 +62,41 @@ public final class FontLibrary {
         return "Fonts"
     }
 
-    /// Loads every face under `folders`. Unreadable files are listed in `problems`.
-    public init(folders: [String], library: FreeTypeLibrary? = nil) throws(FontError) {
+    /// Loads every face under `folders` (`shippedFolder`, when one of them,
+    /// is counted as Pinmint's own) and, with `includeSystem`, the system's.
+    /// Unreadable files are listed in `problems`.
+    public init(folders: [String], shippedFolder: String? = nil, includeSystem: Bool = false,
+                library: FreeTypeLibrary? = nil) throws(FontError) {
         let freeType: FreeTypeLibrary
         if let library { freeType = library } else { freeType = try FreeTypeLibrary() }
         self.freeType = freeType
         self.folders = folders
+        includesSystemFonts = includeSystem
         var descriptors: [FontDescriptor] = [], problems: [FontError] = []
         var styles = Set<String>()
-        for file in FontLibrary.fontFiles(in: folders) {
-            do {
-                let count = try FontFace.faceCount(file: file, library: freeType)
-                for index in 0..<count {
-                    let descriptor = FontDescriptor(try FontFace(file: file, index: index, library: freeType))
-                    // The first folder to hold a family's style wins; later copies are skipped.
-                    let style = "\(descriptor.family.lowercased())\u{0}\(descriptor.style.lowercased())"
-                    guard styles.insert(style).inserted else { continue }
-                    descriptors.append(descriptor)
+        for folder in folders {
+            let source: Source = folder == shippedFolder ? .shipped : .user
+            for file in FontLibrary.fontFiles(in: [folder]) {
+                do {
+                    let count = try FontFace.faceCount(file: file, library: freeType)
+                    for index in 0..<count {
+                        let descriptor = FontDescriptor(try FontFace(file: file, index: index, library: freeType), source: source)
+                        // Within one source the first copy of a family's style wins.
+                        let style = "\(source.rawValue)\u{0}\(descriptor.family.lowercased())\u{0}\(descriptor.style.lowercased())"
+                        guard styles.insert(style).inserted else { continue }
+                        descriptors.append(descriptor)
+                    }
+                } catch {
+                    problems.append(error)
                 }
-            } catch {
-                problems.append(error)
+            }
+        }
+        if includeSystem {
+            let scanned = Set(descriptors.map { "\($0.index)\u{0}\($0.file)" })
+            for font in Fontconfig.installedFonts() where !scanned.contains("\(font.index)\u{0}\(font.file)") {
+                let style = "\(Source.system.rawValue)\u{0}\(font.family.lowercased())\u{0}\(font.style.lowercased())"
+                guard !font.family.isEmpty, styles.insert(style).inserted else { continue }
+                descriptors.append(FontDescriptor(font))
             }
         }
         self.descriptors = descriptors
@@ -69,13 +104,14 @@ public final class FontLibrary {
     }
 
     /// The user's folders, then `Fonts/`, then (unless `includeSystem` is
-    /// false) the system font folders.
+    /// false) the system's fonts.
     /// - Throws: `FontError` (its file `PINMINT_FONTS`) when `$PINMINT_FONTS`
     ///   is set but names no folder (missing, a file, unreadable): a typo
     ///   there would otherwise fall through to other fonts, or none, silently.
     public static func standard(userFolders: [String] = [], includeSystem: Bool = true) throws(FontError) -> FontLibrary {
         try checkFontsVariable()
-        return try FontLibrary(folders: userFolders + [shippedFontsFolder] + (includeSystem ? systemFolders : []))
+        let shipped = shippedFontsFolder
+        return try FontLibrary(folders: userFolders + [shipped], shippedFolder: shipped, includeSystem: includeSystem)
     }
 
     /// Throws when `$PINMINT_FONTS` is set and is not a folder that can be read.
@@ -114,25 +150,47 @@ public final class FontLibrary {
     /// Family names, in the order first found.
     public var families: [String] {
         var seen = Set<String>()
-        return descriptors.map(\.family).filter { seen.insert($0).inserted }
+        return descriptors.map(\.family).filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    /// The scripts a face covers (see `Script`): read when the folders were
+    /// scanned, or, for a system face, by opening it now.
+    public func scripts(of descriptor: FontDescriptor) -> [Script] {
+        if let scripts = descriptor.scripts { return scripts }
+        return (try? open(descriptor))?.scripts ?? []
     }
 
     /// The face of `family` (case-insensitive) closest to `weight` (100…900)
-    /// and `italic`: an exact style match first, then the nearest weight
-    /// (CSS's rule: for bold requests, heavier first). Nil when the family is
-    /// unknown. Opens the face on first use; throws when that fails. A
-    /// weight outside 1...1000 (OS/2's range) is clamped to it.
+    /// and `italic`, from the first source that has the family: an exact
+    /// style match first, then the nearest weight (CSS's rule: for bold
+    /// requests, heavier first). Nil when the family is unknown. Opens the
+    /// face on first use; throws when that fails. A weight outside 1...1000
+    /// (OS/2's range) is clamped to it.
     public func face(family: String, weight: Int = 400, italic: Bool = false) throws(FontError) -> FontFace? {
-        // Clamped so that the distances below cannot overflow (Int.min trapped).
+        guard let descriptor = faces(family: family, weight: weight, italic: italic).first else { return nil }
+        return try open(descriptor)
+    }
+
+    /// The faces of `family` in the order a chain takes them (see the type's
+    /// comment): the best match of each source in source order, then the
+    /// family's other faces by closeness to `weight`.
+    func faces(family: String, weight: Int, italic: Bool) -> [FontDescriptor] {
         let weight = min(max(weight, 1), 1000)
         let candidates = descriptors.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
-        guard !candidates.isEmpty else { return nil }
-        let styled = candidates.filter { $0.isItalic == italic }
-        let pool = styled.isEmpty ? candidates : styled
-        let best = pool.min { a, b in
+        guard !candidates.isEmpty else { return [] }
+        func closer(_ a: FontDescriptor, _ b: FontDescriptor) -> Bool {
             FontLibrary.weightDistance(a.weight, to: weight) < FontLibrary.weightDistance(b.weight, to: weight)
-        }!
-        return try open(best)
+        }
+        func best(_ pool: [FontDescriptor]) -> FontDescriptor? {
+            let styled = pool.filter { $0.isItalic == italic }
+            return (styled.isEmpty ? pool : styled).min(by: closer)
+        }
+        var ordered: [FontDescriptor] = []
+        for source in [Source.user, .shipped, .system] {
+            if let face = best(candidates.filter { $0.source == source }) { ordered.append(face) }
+        }
+        let others = candidates.filter { !ordered.contains($0) }.sorted(by: closer)
+        return ordered + others.filter { $0.isItalic == italic } + others.filter { $0.isItalic != italic }
     }
 
     /// The open face for a descriptor (opened once, then shared).
@@ -151,21 +209,63 @@ public final class FontLibrary {
         return distance * 2 + (wrongSide ? 1 : 0)
     }
 
-    /// The families Pinmint falls back through by default: a Latin sans,
-    /// then a CJK sans (the fonts shipped in `Fonts/`).
-    public static let defaultFamilies = ["Noto Sans", "Noto Sans CJK SC"]
+    /// The families Pinmint falls back through after those asked for: the
+    /// faces shipped in `Fonts/`, a sans for Latin, Greek and Cyrillic, then
+    /// CJK (which has no glyph of the scripts after it, so that a Han
+    /// character is found after two faces, not six), Arabic, Hebrew,
+    /// Devanagari and Thai.
+    public static let defaultFamilies = ["Noto Sans", "Noto Sans CJK SC", "Noto Sans Arabic", "Noto Sans Hebrew",
+                                         "Noto Sans Devanagari", "Noto Sans Thai"]
 
-    /// A fallback chain of the given families (missing ones are skipped) at
-    /// `weight`. A family without a face of that weight lends its nearest
-    /// face, emboldened when bold was asked for and the face is not bold.
+    /// At most this many faces one family lends a chain (its sources and other weights).
+    static let maximumFacesPerFamily = 4
+
+    /// A fallback chain: `families` (missing ones are skipped), then
+    /// `defaultFamilies`, each with its best face of every source (a shipped
+    /// subset, then a fuller system copy); then the families' other weights
+    /// and styles, which fill rarer gaps (a face lighter than a bold request
+    /// is emboldened); then, when the library includes system fonts,
+    /// fontconfig's choice for each character still missing
+    /// (`FontFallback.extend`). Empty when none of `families` is installed,
+    /// so that the caller can say so.
     public func fallback(families: [String] = FontLibrary.defaultFamilies, weight: Int = 400,
                          italic: Bool = false) throws(FontError) -> FontFallback {
+        guard families.contains(where: { !faces(family: $0, weight: weight, italic: italic).isEmpty }) else {
+            return FontFallback(members: [])
+        }
         var members: [FontFallback.Member] = []
-        for family in families {
-            guard let face = try face(family: family, weight: weight, italic: italic) else { continue }
+        var added = Set<String>(), asked = Set<String>()
+        var gapFillers: [FontDescriptor] = []
+        func add(_ descriptor: FontDescriptor) throws(FontError) {
+            guard added.insert("\(descriptor.index)\u{0}\(descriptor.file)").inserted else { return }
+            let face = try open(descriptor)
             members.append(FontFallback.Member(face: face, syntheticBold: weight >= 600 && !face.isBold))
         }
-        return FontFallback(members: members)
+        for family in families + FontLibrary.defaultFamilies where asked.insert(family.lowercased()).inserted {
+            let ordered = faces(family: family, weight: weight, italic: italic).prefix(FontLibrary.maximumFacesPerFamily)
+            let sources = Set(ordered.map(\.source)).count
+            for descriptor in ordered.prefix(sources) { try add(descriptor) }
+            gapFillers += ordered.dropFirst(sources)
+        }
+        for descriptor in gapFillers { try add(descriptor) }
+        return FontFallback(members: members, library: includesSystemFonts ? self : nil, weight: weight, italic: italic)
+    }
+
+    /// The face fontconfig chooses for `scalar` at `weight` (nil when no
+    /// installed face has it, or it cannot be opened); asked once per
+    /// character and style.
+    func systemFace(for scalar: UInt32, weight: Int, italic: Bool) -> FontFace? {
+        let key = SystemFaceKey(scalar: scalar, weight: weight, italic: italic)
+        if let known = systemFaces[key] { return known }
+        var found: FontFace? = nil
+        if let match = Fontconfig.font(for: scalar, weight: weight, italic: italic) {
+            let descriptor = descriptors.first { $0.file == match.file && $0.index == match.index } ?? FontDescriptor(match)
+            if let face = try? open(descriptor), let character = Unicode.Scalar(scalar), face.glyph(for: character) != nil {
+                found = face
+            }
+        }
+        systemFaces[key] = .some(found)
+        return found
     }
 }
 
@@ -179,16 +279,33 @@ public struct FontDescriptor: Sendable, Hashable {
     /// OS/2 weight class, 100…900 (see `FontFace.weight`).
     public let weight: Int
     public let isItalic: Bool
-    /// The scripts the face covers (see `Script`).
-    public let scripts: [Script]
+    /// Where it was found.
+    public let source: FontLibrary.Source
+    /// The scripts the face covers (see `Script`), when its folder was
+    /// scanned; nil for a system face, which is not opened to describe it
+    /// (`FontLibrary.scripts(of:)` opens it).
+    public let scripts: [Script]?
 
-    public init(_ face: FontFace) {
+    public init(_ face: FontFace, source: FontLibrary.Source = .user) {
         file = face.file
         index = face.index
         family = face.family
         style = face.style
         weight = face.weight
         isItalic = face.isItalic
+        self.source = source
         scripts = face.scripts
+    }
+
+    /// A system face as fontconfig describes it.
+    init(_ font: SystemFont) {
+        file = font.file
+        index = font.index
+        family = font.family
+        style = font.style
+        weight = font.weight
+        isItalic = font.isItalic
+        source = .system
+        scripts = nil
     }
 }

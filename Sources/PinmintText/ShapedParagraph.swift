@@ -150,6 +150,7 @@ struct ShapedParagraph {
                                missing: inout [Unicode.Scalar]) -> Int {
         if isDefaultIgnorable(scalar) { return previous ?? 0 }
         for member in fallback.members.indices where fallback.members[member].face.glyph(for: scalar) != nil { return member }
+        if let added = fallback.extend(for: scalar) { return added }
         if !missing.contains(scalar) { missing.append(scalar) }
         return 0
     }
@@ -164,8 +165,10 @@ struct ShapedParagraph {
         guard let first = needed.first else { return previous ?? 0 }
         func covers(_ member: Int) -> Bool { needed.allSatisfy { fallback.members[member].face.glyph(for: $0) != nil } }
         for member in fallback.members.indices where covers(member) { return member }
+        // The system's face for the cluster's first character, when it has the rest too.
+        if let added = fallback.extend(for: first), covers(added) { return added }
         for scalar in needed where !fallback.members.contains(where: { $0.face.glyph(for: scalar) != nil }) {
-            if !missing.contains(scalar) { missing.append(scalar) }
+            if fallback.extend(for: scalar) == nil, !missing.contains(scalar) { missing.append(scalar) }
         }
         return fallback.members.indices.first { fallback.members[$0].face.glyph(for: first) != nil } ?? 0
     }

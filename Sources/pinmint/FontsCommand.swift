@@ -53,8 +53,8 @@ func runFonts(_ rawArguments: [String]) throws {
     }
     var listings: [FamilyListing] = []
     for family in library.families {
-        let faces = library.descriptors.filter { $0.family == family }
-        let covered = Set(faces.flatMap(\.scripts))
+        let faces = library.descriptors.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
+        let covered = Set(faces.flatMap { library.scripts(of: $0) })
         listings.append(FamilyListing(
             family: family,
             scripts: Script.allCases.filter(covered.contains).map(\.rawValue),

@@ -9,7 +9,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// A renderer over the shipped fonts (loading them takes about 10 ms).
 /// Renderers are not thread-safe, so every test makes its own.
-func makeRenderer() throws -> MarkerRenderer { try MarkerRenderer() }
+/// Shipped fonts only: a golden must not depend on the fonts of the machine.
+func makeRenderer() throws -> MarkerRenderer { try MarkerRenderer(includeSystemFonts: false) }
 
 /// Golden/markers/<case>.json rendered at @1x, @2x and @3x and compared
 /// with <case>[-variant]@<s>x.png; rules and tolerance in Golden/README.md.
