@@ -50,7 +50,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Sprite sheets (packing, SDF, the MapLibre index) and batch rendering from CSV, JSON lines, GeoJSON.
         .target(name: "PinmintSprites",
-                dependencies: ["PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster", "PinmintGeometry"],
+                dependencies: ["PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintText", "PinmintRaster", "PinmintGeometry"],
                 swiftSettings: swiftSettings),
         // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
         .target(name: "PinmintDiff", dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),

@@ -38,6 +38,7 @@ extension MarkerLayout {
                                       contentBox: (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
                                       variant: variant)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
+                              missingCharacters: missingCharacters,
                               fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
     }
 

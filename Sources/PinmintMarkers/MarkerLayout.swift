@@ -104,6 +104,8 @@ struct MarkerLayout {
     /// The description's file or preset, for errors that name a place in it.
     let source: String
     var warnings: [String] = []
+    /// Characters of the text parts no font has (drawn as .notdef boxes), in order, without repeats.
+    var missingCharacters: [Unicode.Scalar] = []
 
     init(scale: Double, renderer: MarkerRenderer, source: String) {
         self.scale = scale
@@ -200,7 +202,9 @@ struct MarkerLayout {
             // The text part's fields read in place (no copy of the part).
             var style = TextStyle(fontSize: node.textPart!.fontSize, letterSpacing: node.textPart!.letterSpacing,
                                   lineHeight: node.textPart!.lineHeight, alignment: node.textPart!.alignment,
-                                  wraps: node.textPart!.maxLines > 1, maxLines: node.textPart!.maxLines)
+                                  wraps: node.textPart!.maxLines > 1, maxLines: node.textPart!.maxLines,
+                                  direction: node.textPart!.direction, language: node.textPart!.language,
+                                  features: node.textPart!.features)
             if let bodyLimit, bodyLimit.isFinite { style.maxWidth = max(1, bodyLimit) / s }
             let layout: TextLayout
             do {
@@ -210,6 +214,7 @@ struct MarkerLayout {
                 throw MarkerError(input: error.file, path: node.path, problem: error.problem)
             }
             if let warning = layout.missingGlyphsWarning, !warnings.contains(warning) { warnings.append(warning) }
+            for scalar in layout.missingCharacters where !missingCharacters.contains(scalar) { missingCharacters.append(scalar) }
             node.text = layout
             body = layout.deviceSize
         case .picture:

@@ -376,6 +376,9 @@ public struct RenderedMarker {
     public let metadata: MarkerMetadata
     /// Things worth telling a person (e.g. characters no font has).
     public let warnings: [String]
+    /// Characters of the text no font has, drawn as .notdef boxes: in the
+    /// order met, without repeats (`warnings` names them and the fonts tried).
+    public let missingCharacters: [Unicode.Scalar]
     /// Pixel boxes of the parts that must keep their size when the image is
     /// stretched (see `stretchZones`).
     let fixedRegions: [PixelBox]

@@ -226,8 +226,9 @@ enum IndexLine {
     ///
     /// Written as bytes into one buffer: string interpolation and appends
     /// (a dozen temporary strings per line) cost as much as the writing.
+    /// - Parameter missingGlyphs: characters of the marker's text no font has (`"missingGlyphs"`, left out when none).
     static func line(_ metadata: MarkerMetadata, id: String, file: String, row: Int, coordinates: [Double]?,
-                     recipe: String?, png: String?) -> String {
+                     recipe: String?, png: String?, missingGlyphs: [Unicode.Scalar] = []) -> String {
         var text = LineBuilder()
         func box(_ box: PixelBox) {
             text.add("{\"height\":"); text.add(box.height)
@@ -255,7 +256,13 @@ enum IndexLine {
         text.add(",\"y\":"); text.add(number: centre.y)
         text.add("}},\"maplibre\":{\"icon-anchor\":\"bottom\",\"icon-offset\":["); text.add(number: offset.x)
         text.add(","); text.add(number: offset.y)
-        text.add("]},\"pixelRatio\":"); text.add(number: metadata.pixelRatio)
+        text.add("]}")
+        if !missingGlyphs.isEmpty {
+            text.add(",\"missingGlyphs\":[")
+            text.add(missingGlyphs.map { JSONText.quote(String($0)) }.joined(separator: ","))
+            text.add("]")
+        }
+        text.add(",\"pixelRatio\":"); text.add(number: metadata.pixelRatio)
         if let png { text.add(",\"png\":\""); text.add(png); text.add("\"") }
         if let recipe { text.add(",\"recipe\":\""); text.add(recipe); text.add("\"") }
         text.add(",\"row\":"); text.add(row)
@@ -320,6 +327,18 @@ enum IndexLine {
             text.replaceSubrange(start.upperBound..<end.lowerBound, with: String(row.line))
         }
         return text
+    }
+
+    /// Whether one of our lines lists characters no font had.
+    static func hasMissingGlyphs(_ line: String) -> Bool { line.contains(",\"missingGlyphs\":[") }
+
+    /// The characters one of our lines lists as missing, or nil when it lists none.
+    static func missingGlyphs(in line: String) -> [Unicode.Scalar]? {
+        guard let start = line.range(of: ",\"missingGlyphs\":["),
+              let end = line[start.upperBound...].firstIndex(of: "]") else { return nil }
+        let list = "[" + line[start.upperBound..<end] + "]"
+        guard let characters = try? JSONDecoder().decode([String].self, from: Data(list.utf8)), !characters.isEmpty else { return nil }
+        return characters.flatMap(\.unicodeScalars)
     }
 
     /// The text of string field `key` in one of our lines (no escapes in hashes and

@@ -2,6 +2,7 @@ import Foundation
 import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
+import PinmintText
 
 /// What `pinmint batch` renders: one marker per data row, with the style's
 /// options filled from the row's fields.
@@ -23,6 +24,9 @@ public struct BatchConfiguration: Sendable {
     public var fontFolders: [String] = []
     /// Render every marker even when its file is up to date.
     public var force = false
+    /// A row whose text has characters no font has fails (nothing written
+    /// for it) instead of drawing .notdef boxes and being reported.
+    public var strictGlyphs = false
     /// Pack the markers into sprite sheets instead of one PNG each.
     public var sprite: SpriteOutput?
     /// The marker description file the style comes from; nil for a preset.
@@ -98,6 +102,10 @@ public struct BatchProgress: Sendable {
     public var skipped = 0
     /// Rows that failed.
     public var failed = 0
+    /// Rows drawn with characters no font has (.notdef boxes), whether
+    /// rendered now or up to date from an earlier run; with
+    /// `strictGlyphs` they fail instead and are counted in `failed`.
+    public var missingGlyphRows = 0
     /// How far through the data file (0...1), from bytes read; nil when unknown (standard input).
     public var fraction: Double?
     /// With sprite output, when the batch ends: one line per sheet, e.g.
@@ -132,6 +140,8 @@ public final class BatchRenderer: @unchecked Sendable {
     /// - Parameters:
     ///   - progress: called (on some thread, one call at a time) after each row completes, in row order.
     ///   - failure: called for each failed row, in row order (the row's line and the problem).
+    ///   - missingGlyphs: called for each row drawn with characters no font
+    ///     has, in row order (the row's line, the characters and the fonts tried).
     /// - Returns: the final counts.
     /// - Throws: `SpriteError` for input that stops the whole batch: a template
     ///   field missing from a CSV header, a data file that is not what its
@@ -144,6 +154,7 @@ public final class BatchRenderer: @unchecked Sendable {
     ///     (temporary files of killed runs removed from the output folder).
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in },
+                    missingGlyphs: @escaping (SpriteError) -> Void = { _ in },
                     notice: (String) -> Void = { _ in }) throws(SpriteError) -> BatchProgress {
         let configuration = self.configuration
         if let clash = configuration.outputClash { throw clash }
@@ -191,7 +202,7 @@ public final class BatchRenderer: @unchecked Sendable {
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
-                                  index: index)
+                                  missingGlyphs: missingGlyphs, index: index)
         let recipeBase = recipeBase(), dataName = reader.input
         // Sprite images are counted as rows make them: a sprite that cannot fit stops the batch then, not after every row.
         let capacity = configuration.sprite.map {
@@ -295,6 +306,8 @@ public final class BatchRenderer: @unchecked Sendable {
 
         var lines: [String] = [], images: [SpriteImage] = []
         var rendered = 0, skipped = 0
+        // The first warning about missing characters, and whether an up-to-date line had some.
+        var glyphWarning: String? = nil
         for description in descriptions {
             let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
             for scale in configuration.scales {
@@ -303,13 +316,23 @@ public final class BatchRenderer: @unchecked Sendable {
                 var imageRecipe = recipe
                 imageRecipe.add("\(description.variant)@\(scale)")
                 let path = PathName.appending(name, to: configuration.outputFolder)
-                if let previous, let line = previous.upToDate(file: name, recipe: imageRecipe.hex, path: path) {
+                // A line that drew boxes is never up to date under --strict-glyphs: rendered again, it fails the row.
+                if let previous, let line = previous.upToDate(file: name, recipe: imageRecipe.hex, path: path),
+                   !(configuration.strictGlyphs && IndexLine.hasMissingGlyphs(line)) {
+                    if glyphWarning == nil, let missing = IndexLine.missingGlyphs(in: line) {
+                        glyphWarning = TextLayout.missingGlyphsPrefix + TextLayout.characterList(missing) + " (\(name) is up to date from an earlier run)"
+                    }
                     lines.append(IndexLine.update(line, row: row))
                     skipped += 1
                     continue
                 }
                 do {
                     let marker = try markerRenderer.render(description, scale: scale)
+                    if !marker.missingCharacters.isEmpty {
+                        let text = marker.warnings.filter { $0.hasPrefix(TextLayout.missingGlyphsPrefix) }.joined(separator: "; ")
+                        if configuration.strictGlyphs { return fail("\(text) (--strict-glyphs)") }
+                        if glyphWarning == nil { glyphWarning = text }
+                    }
                     var recipeText: String? = nil, pngText: String? = nil
                     if let sprite = configuration.sprite {
                         var image = SpriteImage(marker: marker, id: markerID, source: input)
@@ -329,7 +352,7 @@ public final class BatchRenderer: @unchecked Sendable {
                         pngText = hash.hex
                     }
                     lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, coordinates: row.coordinates,
-                                                recipe: recipeText, png: pngText))
+                                                recipe: recipeText, png: pngText, missingGlyphs: marker.missingCharacters))
                     rendered += 1
                 } catch let error as MarkerError {
                     return fail(Self.problem(error, style: style))
@@ -344,7 +367,8 @@ public final class BatchRenderer: @unchecked Sendable {
         for image in images {
             do { try capacity?.add(image) } catch { return .fatal(error) }
         }
-        return .done(lines: lines, images: images, rendered: rendered, skipped: skipped)
+        let glyphs = glyphWarning.map { SpriteError(input: "", line: row.line, problem: $0) }
+        return .done(lines: lines, images: images, rendered: rendered, skipped: skipped, missingGlyphs: glyphs)
     }
 
     /// A marker error as a row's problem: the style's own name left out.
@@ -432,7 +456,8 @@ public final class BatchRenderer: @unchecked Sendable {
 
 /// What a worker made of one row.
 enum RowOutcome {
-    case done(lines: [String], images: [SpriteImage], rendered: Int, skipped: Int)
+    /// `missingGlyphs`: the row's report when its text has characters no font has.
+    case done(lines: [String], images: [SpriteImage], rendered: Int, skipped: Int, missingGlyphs: SpriteError?)
     case failed(SpriteError)
     /// Stops the batch: the output folder or its disk takes no more files
     /// (full, read-only, no permission), the fonts cannot load, or the index
@@ -453,6 +478,7 @@ final class PipelineState: @unchecked Sendable {
     private let window: Int
     private let progress: (BatchProgress) -> Void
     private let failure: (SpriteError) -> Void
+    private let missingGlyphs: (SpriteError) -> Void
     private let index: IndexWriter
     private var nextSequence = 0, committed = 0
     private var readerDone = false
@@ -464,11 +490,12 @@ final class PipelineState: @unchecked Sendable {
     private(set) var spriteImages: [SpriteImage] = []
 
     init(reader: DataRowReader, window: Int, progress: @escaping (BatchProgress) -> Void,
-         failure: @escaping (SpriteError) -> Void, index: IndexWriter) {
+         failure: @escaping (SpriteError) -> Void, missingGlyphs: @escaping (SpriteError) -> Void, index: IndexWriter) {
         self.reader = reader
         self.window = window
         self.progress = progress
         self.failure = failure
+        self.missingGlyphs = missingGlyphs
         self.index = index
     }
 
@@ -534,13 +561,17 @@ final class PipelineState: @unchecked Sendable {
             committed += 1
             summary.rows += 1
             switch next {
-            case .done(let lines, let images, let rendered, let skipped):
+            case .done(let lines, let images, let rendered, let skipped, let glyphs):
                 do { try index.append(lines) } catch {
                     if fatalError == nil { fatalError = error }
                 }
                 spriteImages += images
                 summary.rendered += rendered
                 summary.skipped += skipped
+                if let glyphs {
+                    summary.missingGlyphRows += 1
+                    missingGlyphs(SpriteError(input: reader.input, line: glyphs.line, problem: glyphs.problem))
+                }
             case .failed(let error):
                 summary.failed += 1
                 failure(error.input.isEmpty ? SpriteError(input: reader.input, line: error.line, problem: error.problem) : error)

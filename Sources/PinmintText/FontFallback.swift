@@ -62,10 +62,14 @@ public final class FontFallback {
         return members.count - 1
     }
 
-    /// The files of the faces tried, for a message about missing characters.
-    public var faceNames: [String] {
+    /// Whether characters no member has are looked for among the system's fonts (fontconfig).
+    public var searchesSystemFonts: Bool { library != nil }
+
+    /// The families of the faces tried, in chain order without repeats
+    /// ("Noto Sans", "Noto Sans CJK SC"), for a message about missing characters.
+    public var familyNames: [String] {
         var seen = Set<String>()
-        return members.map { "\($0.face.family) \($0.face.style)" }.filter { seen.insert($0).inserted }
+        return members.map(\.face.family).filter { seen.insert($0).inserted }
     }
 
     /// Synthetic bold strength in pixels at `pixelSize`: FreeType's

@@ -95,12 +95,49 @@ public struct TextLayout {
         return union
     }
 
-    /// One warning line when characters are missing, e.g.
-    /// "no font has a glyph for: ☃ (U+2603)"; nil otherwise.
+    /// One warning line when characters are missing, naming them and the
+    /// fonts tried, e.g. "no font has a glyph for ☃ (U+2603); tried Noto
+    /// Sans, Noto Sans CJK SC and the system's fonts"; nil otherwise.
     public var missingGlyphsWarning: String? {
         guard !missingCharacters.isEmpty else { return nil }
-        let list = missingCharacters.map { "\(Character($0)) (U+\(String($0.value, radix: 16, uppercase: true)))" }
-        return "no font has a glyph for: " + list.joined(separator: ", ")
+        return TextLayout.missingGlyphsMessage(missingCharacters, fontsTried: fallback.familyNames,
+                                               searchedSystemFonts: fallback.searchesSystemFonts)
+    }
+
+    /// "no font has a glyph for ☃ (U+2603), 🍕 (U+1F355); tried A, B and the system's fonts".
+    public static func missingGlyphsMessage(_ characters: [Unicode.Scalar], fontsTried: [String],
+                                            searchedSystemFonts: Bool) -> String {
+        var tried = fontsTried
+        if searchedSystemFonts { tried.append("the system's fonts") }
+        let fonts: String
+        switch tried.count {
+        case 0: fonts = ""
+        case 1: fonts = "; tried " + tried[0]
+        default: fonts = "; tried " + tried.dropLast().joined(separator: ", ") + " and " + tried.last!
+        }
+        return missingGlyphsPrefix + characterList(characters) + fonts
+    }
+
+    /// "☃ (U+2603), U+10FFFD": each character and its code, or only its
+    /// code for one that would not show or would change the message.
+    public static func characterList(_ characters: [Unicode.Scalar]) -> String {
+        characters.map { scalar in
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
+            return shows(scalar) ? "\(Character(scalar)) (\(code))" : code
+        }.joined(separator: ", ")
+    }
+
+    /// How `missingGlyphsMessage` begins, for picking its lines out of a marker's warnings.
+    public static let missingGlyphsPrefix = "no font has a glyph for "
+
+    /// Whether a message may show the character itself: not a control,
+    /// format or private-use character, which would not show or would
+    /// change the message (U+0007, U+202E).
+    static func shows(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: return false
+        default: return true
+        }
     }
 
     /// Lays out `text` (newlines start paragraphs) with `style` at `scale`

@@ -35,6 +35,10 @@ Options:
   --png MODE              PNG compression: fast, default or small
   --force                 render every marker, even those already up to date
   --font-dir DIR          also look for fonts in DIR (repeatable)
+  --strict-glyphs         a row whose text has a character no font has fails (no file
+                          written for it); without it the row is drawn with boxes,
+                          reported with its line, counted, and its index lines list
+                          the characters ("missingGlyphs")
   -q, --quiet             no progress bar, no warnings
 
 A re-run renders only the markers whose recipe (style, option values, scale)
@@ -83,7 +87,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
                                   valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",
                                                  "--png", "--font-dir", "--spacing", "--max-size"],
-                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf"],
+                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf", "--strict-glyphs"],
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--set", "--font-dir"])
     let data = try arguments.singlePositional("data file (CSV, JSON lines or GeoJSON)")
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint batch: missing -o DIR") }
@@ -136,6 +140,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     configuration.pngMode = try pngMode(arguments)
     configuration.fontFolders = try checkedFontFolders(arguments)
     configuration.force = arguments.flag("--force")
+    configuration.strictGlyphs = arguments.flag("--strict-glyphs")
     configuration.styleFile = styleFile
     let spriteOnly = ["--spacing", "--max-size"].filter { arguments.value($0) != nil } + ["--unique", "--minify", "--sdf"].filter { arguments.flag($0) }
     if let name = arguments.value("--sprite") {
@@ -170,12 +175,19 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let quiet = arguments.flag("--quiet")
     Interruption.handle(quiet: quiet)
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
-    let failures = FailureReport()
+    let failures = FailureReport(kind: "failed rows", prefix: "")
+    let boxes = FailureReport(kind: "rows with missing glyphs", prefix: "warning: ")
     let summary = try BatchRenderer(configuration: configuration).run(reader, progress: { bar.update($0) },
                                                                      failure: { failures.report($0) },
+                                                                     missingGlyphs: { if !quiet { boxes.report($0) } },
                                                                      notice: { if !quiet { writeStandardError("pinmint: batch: \(oneLine($0))\n") } })
     bar.finish(summary)
     failures.finish()
+    boxes.finish()
+    if !quiet && summary.missingGlyphRows > 0 {
+        writeStandardError("pinmint: batch: \(summary.missingGlyphRows) of \(summary.rows) rows drew characters no font has "
+                           + "as boxes (install a font that has them, or add --font-dir; --strict-glyphs makes them failures)\n")
+    }
     if !quiet && !summary.sheets.isEmpty {
         writeStandardError("pinmint: sprite \(oneLine(summary.sheets.joined(separator: ", ")))\n")
     }
@@ -213,22 +225,29 @@ private enum Interruption {
     }
 }
 
-/// Failed rows on standard error: the first 100, then a count. Each is one
-/// line (`oneLine`): a row's id or value may hold a newline or an escape
-/// sequence, shown as `\n`, `\u{1B}`, never sent to the terminal as is.
+/// Failed rows (or rows drawn with missing glyphs) on standard error: the
+/// first 100, then a count. Each is one line (`oneLine`): a row's id or
+/// value may hold a newline or an escape sequence, shown as `\n`,
+/// `\u{1B}`, never sent to the terminal as is.
 private final class FailureReport: @unchecked Sendable {
     static let limit = 100
+    private let kind: String, prefix: String
     private var count = 0
+    /// - Parameters: kind: what the closing count counts ("failed rows"); prefix: before each line ("warning: ").
+    init(kind: String, prefix: String) {
+        self.kind = kind
+        self.prefix = prefix
+    }
     func report(_ error: SpriteError) {
         count += 1
         if count <= Self.limit {
             ProgressBar.clearLine()
-            writeStandardError("pinmint: \(oneLine(error.description))\n")
+            writeStandardError("pinmint: \(prefix)\(oneLine(error.description))\n")
         }
     }
     func finish() {
         if count > Self.limit {
-            writeStandardError("pinmint: … and \(count - Self.limit) more failed rows (\(count) in all)\n")
+            writeStandardError("pinmint: … and \(count - Self.limit) more \(kind) (\(count) in all)\n")
         }
     }
 }
@@ -271,7 +290,8 @@ private final class ProgressBar: @unchecked Sendable {
         Self.clearLine()
         let seconds = max(elapsed, 1e-3)
         writeStandardError(("pinmint: batch: \(summary.rows) rows, \(summary.rendered) images rendered, "
-            + "\(summary.skipped) up to date, \(summary.failed) failed in \(String(format: "%.1f", seconds)) s "
+            + "\(summary.skipped) up to date, \(summary.failed) failed"
+            + (summary.missingGlyphRows > 0 ? ", \(summary.missingGlyphRows) with missing glyphs" : "") + " in \(String(format: "%.1f", seconds)) s "
             + "(\(Int(Double(summary.rendered + summary.skipped) / seconds)) images/s)\n"))
     }
 

@@ -3,6 +3,7 @@ import PinmintGeometry
 import PinmintMarkers
 import PinmintPNG
 import PinmintSVG
+import PinmintText
 
 let renderHelp = """
 Usage: pinmint render PRESET|MARKER.json|ICON.svg -o OUT.png [options] [--OPTION VALUE]...
@@ -29,6 +30,8 @@ Options:
   --png MODE          PNG compression: fast, default or small (all lossless)
   --font-dir DIR      also look for fonts in DIR (repeatable)
   -q, --quiet         do not print warnings (missing glyphs, unsupported SVG)
+  --strict-glyphs     a character no font has is an error (exit code 2, nothing
+                      written), not a warning and a .notdef box
   -h, --help          this help; 'pinmint render PRESET --help' lists its options
 
 A style with variants (avatar: unselected and selected) writes one image per
@@ -41,7 +44,7 @@ marker draws, are refused.
 
 /// Options `render` takes itself; everything else is the style's.
 private let renderValueOptions: Set<String> = ["--output", "--scale", "--png", "--meta", "--id", "--font-dir"]
-private let renderFlagOptions: Set<String> = ["--quiet", "--help"]
+private let renderFlagOptions: Set<String> = ["--quiet", "--help", "--strict-glyphs"]
 private let renderAliases = ["-o": "--output", "-q": "--quiet", "-h": "--help"]
 
 func runRender(_ rawArguments: [String]) throws {
@@ -112,8 +115,13 @@ func runRender(_ rawArguments: [String]) throws {
     var images: [(path: String, bytes: [UInt8], metadata: [String: Any])] = []
     var warnings: [String] = []
     var pictures: [String] = []
+    let strictGlyphs = arguments.flag("--strict-glyphs")
     try renderMarkers(style, values: values, scales: scales, fontFolders: fontFolders) { description, scale, marker in
         if scale == scales[0] { pictures += description.inputFiles }
+        if strictGlyphs && !marker.missingCharacters.isEmpty {
+            let glyphWarnings = marker.warnings.filter { $0.hasPrefix(TextLayout.missingGlyphsPrefix) }
+            throw UsageError(message: "pinmint render: \(input): \(glyphWarnings.joined(separator: "; ")) (--strict-glyphs: nothing written)")
+        }
         let path = outputPath(output, variant: description.variant, scale: scale, single: scales.count == 1)
         let markerID = description.variant == "default" ? id : "\(id)-\(description.variant)"
         images.append((path, try marker.pngData(mode: mode),

@@ -44,7 +44,13 @@ import Testing
         let (_, fallback) = try latinAndCJK()
         let layout = try TextLayout(text: "a☃b☃\u{10FFFD}", fallback: fallback)
         #expect(layout.missingCharacters == ["☃", "\u{10FFFD}"])
-        #expect(layout.missingGlyphsWarning == "no font has a glyph for: ☃ (U+2603), \u{10FFFD} (U+10FFFD)")
+        // The characters (a private-use one by its code only) and every face tried, in order.
+        let tried = fallback.familyNames
+        #expect(tried.first == "Noto Sans" && tried.contains("Noto Sans CJK SC") && Set(tried).count == tried.count)
+        #expect(layout.missingGlyphsWarning == "no font has a glyph for ☃ (U+2603), U+10FFFD; tried "
+                + tried.dropLast().joined(separator: ", ") + " and " + tried.last!)
+        #expect(TextLayout.missingGlyphsMessage(["☃"], fontsTried: ["A"], searchedSystemFonts: true)
+                == "no font has a glyph for ☃ (U+2603); tried A and the system's fonts")
         let notdef = layout.lines[0].glyphs[1]
         #expect(notdef.glyph == 0 && notdef.member == 0)
         #expect(!notdef.outline.path.isEmpty, "the .notdef box is drawn")
