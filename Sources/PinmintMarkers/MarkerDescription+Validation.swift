@@ -123,6 +123,12 @@ private struct PartChecker {
             if text.families?.isEmpty == true {
                 throw fail("font", "an empty list: give one or more family names, or nil for the defaults")
             }
+            if let language = text.language, !MarkerLimits.isLanguageTag(language) {
+                throw fail("language", "'\(language)' is not a BCP 47 language tag (e.g. 'sr', 'ja', 'zh-Hant')")
+            }
+            guard text.features.count <= MarkerLimits.maximumFeatureCount else {
+                throw fail("features", "has \(text.features.count) settings; at most \(MarkerLimits.maximumFeatureCount) are allowed")
+            }
         case .picture(let picture):
             try number(picture.cornerRadius, lengths, "cornerRadius")
         case .icon(let icon):

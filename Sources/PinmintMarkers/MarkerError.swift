@@ -71,6 +71,22 @@ public enum MarkerLimits {
     public static let lineHeightRange = 1.0...maximumLength
     /// A text halo's width, points.
     public static let haloWidthRange = 0.0...64
+    /// OpenType feature settings in one text part.
+    public static let maximumFeatureCount = 32
+
+    /// Whether `tag` has the shape of a BCP 47 language tag (RFC 5646): a
+    /// primary subtag of 2–8 letters, then subtags of 1–8 letters or digits
+    /// joined by `-`; at most 35 characters. Not checked against the registry:
+    /// a tag HarfBuzz does not know falls back to the script's default forms.
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        guard tag.utf8.count <= 35 else { return false }
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let primary = subtags.first, (2...8).contains(primary.count),
+              primary.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else { return false }
+        return subtags.dropFirst().allSatisfy { subtag in
+            (1...8).contains(subtag.count) && subtag.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        }
+    }
     /// A linear gradient's angle, degrees.
     public static let gradientAngleRange = -3600.0...3600
     /// A radial gradient's radius, as a fraction of the box.

@@ -334,6 +334,27 @@ struct PartDecoder {
         text.maxLines = try reader.integer("maxLines", range: MarkerLimits.maxLinesRange) ?? 1
         text.letterSpacing = try reader.number("letterSpacing", range: MarkerLimits.letterSpacingRange) ?? 0
         text.lineHeight = try reader.number("lineHeight", range: MarkerLimits.lineHeightRange)
+        text.direction = try reader.choice("direction", TextDirection.self) ?? .auto
+        if let language = try reader.string("language") {
+            guard MarkerLimits.isLanguageTag(language) else {
+                throw reader.error("language", "'\(language)' is not a BCP 47 language tag (e.g. 'sr', 'ja', 'zh-Hant', 'ar-EG')")
+            }
+            text.language = language
+        }
+        if let items = try reader.array("features", maximumCount: MarkerLimits.maximumFeatureCount) {
+            for (index, item) in items.enumerated() {
+                let place = "\(reader.place("features"))[\(index)]"
+                guard case .string(let setting) = item else {
+                    throw MarkerError(input: input, path: place, problem: "expected a feature setting such as 'tnum' or '-liga', found \(item.typeName)")
+                }
+                guard let feature = TextFeature(setting) else {
+                    throw MarkerError(input: input, path: place,
+                                      problem: "'\(setting)' is not an OpenType feature setting (a tag of 1–4 letters, "
+                                      + "'+tag' or '-tag' to turn it on or off, 'tag=N' for a value: 'tnum', '-liga', 'ss01', 'salt=2')")
+                }
+                text.features.append(feature)
+            }
+        }
         if let haloValue = reader.value("halo") {
             var halo = try ObjectReader(haloValue, path: reader.place("halo"), input: input)
             var result = TextHalo()

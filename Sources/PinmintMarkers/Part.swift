@@ -198,6 +198,14 @@ public struct TextPart: Sendable {
     public var letterSpacing: Double = 0
     public var lineHeight: Double?
     public var halo: TextHalo?
+    /// The base direction (default `auto`: from the first strong character);
+    /// `align` `start` and `end` follow it.
+    public var direction: TextDirection = .auto
+    /// A BCP 47 language tag (`sr`, `ja`, `zh-Hant`) for the fonts'
+    /// language forms and line breaking; nil: each script's default forms.
+    public var language: String?
+    /// OpenType feature settings for the whole text (`tnum`, `-liga`, `ss01=1`).
+    public var features: [TextFeature] = []
     public init(text: String) { self.text = text }
 }
 
