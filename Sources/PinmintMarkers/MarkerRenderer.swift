@@ -67,13 +67,14 @@ public final class MarkerRenderer {
         }
     }
 
-    /// A renderer for the calling thread over the shipped fonts, made on
-    /// first use and kept in the thread's dictionary: for work spread over
-    /// threads (golden suites, batches) without sharing a renderer.
-    public static func forCurrentThread() throws(MarkerError) -> MarkerRenderer {
-        let key = "PinmintMarkers.MarkerRenderer"
+    /// A renderer for the calling thread over `fontFolders`, the shipped
+    /// fonts and (unless `includeSystemFonts` is false) the system's, made
+    /// on first use and kept in the thread's dictionary: for work spread
+    /// over threads (golden suites, batches) without sharing a renderer.
+    public static func forCurrentThread(fontFolders: [String] = [], includeSystemFonts: Bool = true) throws(MarkerError) -> MarkerRenderer {
+        let key = "PinmintMarkers.MarkerRenderer\u{0}\(includeSystemFonts)\u{0}" + fontFolders.joined(separator: "\u{0}")
         if let renderer = Thread.current.threadDictionary[key] as? MarkerRenderer { return renderer }
-        let renderer = try MarkerRenderer()
+        let renderer = try MarkerRenderer(fontFolders: fontFolders, includeSystemFonts: includeSystemFonts)
         Thread.current.threadDictionary[key] = renderer
         return renderer
     }

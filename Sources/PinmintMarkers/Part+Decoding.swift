@@ -313,7 +313,10 @@ struct PartDecoder {
         }
         if let font = reader.value("font") {
             switch font {
-            case .string(let family): text.families = [family]
+            // "Noto Sans Arabic, Noto Sans" as CSS writes a list; "" (a preset's `${font}` left empty) for the defaults.
+            case .string(let list):
+                let families = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                text.families = families.isEmpty ? nil : families
             case .array(let items):
                 var families: [String] = []
                 for item in items {

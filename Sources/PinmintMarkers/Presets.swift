@@ -48,7 +48,8 @@ extension MarkerStyle {
         {"name": "pointer", "type": "choice", "choices": ["center", "left", "right", "none"], "default": "center", "help": "where the pointer sits under the tag"},
         {"name": "border", "type": "color", "default": "none", "help": "a border colour; none for no border"},
         {"name": "border-width", "type": "number", "range": [0.25, 8], "default": 1, "help": "the border's width in points"},
-        {"name": "shadow", "type": "flag", "default": false, "help": "a soft drop shadow under the tag"}
+        {"name": "shadow", "type": "flag", "default": false, "help": "a soft drop shadow under the tag"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
       "marker": {
         "type": "box",
@@ -62,9 +63,9 @@ extension MarkerStyle {
         "children": [
           {"when": "badge", "type": "box", "name": "badge", "shape": "circle", "fill": "${badge-color}",
            "width": 20, "height": 20,
-           "children": [{"type": "text", "text": "${badge}", "fontSize": 14, "weight": "bold", "color": "${fill}"}]},
+           "children": [{"type": "text", "font": "${font}", "text": "${badge}", "fontSize": 14, "weight": "bold", "color": "${fill}"}]},
           {"unless": "badge", "type": "spacer", "width": 2},
-          {"type": "text", "name": "label", "text": "${label}", "fontSize": "${font-size}",
+          {"type": "text", "font": "${font}", "name": "label", "text": "${label}", "fontSize": "${font-size}",
            "color": "${label-color}", "content": true},
           {"type": "spacer", "width": 2}
         ]
@@ -92,7 +93,8 @@ extension MarkerStyle {
         {"name": "shadow-x", "type": "number", "range": [-32, 32], "default": 0, "help": "its horizontal offset in points"},
         {"name": "shadow-y", "type": "number", "range": [-32, 32], "default": 0, "help": "its vertical offset in points"},
         {"name": "width", "type": "number", "range": [100, 600], "help": "a fixed width in points; by default the bubble fits its text"},
-        {"name": "max-width", "type": "number", "range": [100, 600], "default": 320, "help": "the widest the bubble grows before text is cut with an ellipsis"}
+        {"name": "max-width", "type": "number", "range": [100, 600], "default": 320, "help": "the widest the bubble grows before text is cut with an ellipsis"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
       "marker": {
         "type": "box",
@@ -107,8 +109,8 @@ extension MarkerStyle {
            "width": 70, "height": 50},
           {"type": "box", "layout": "stack", "alignX": "start", "alignY": "start", "gap": 5, "content": true,
            "children": [
-             {"type": "text", "name": "title", "text": "${title}", "fontSize": 14, "color": "${title-color}", "height": 20},
-             {"when": "subtitle", "type": "text", "name": "subtitle", "text": "${subtitle}", "fontSize": 12,
+             {"type": "text", "font": "${font}", "name": "title", "text": "${title}", "fontSize": 14, "color": "${title-color}", "height": 20},
+             {"when": "subtitle", "type": "text", "font": "${font}", "name": "subtitle", "text": "${subtitle}", "fontSize": 12,
               "color": "${subtitle-color}", "height": 20}
            ]}
         ]
@@ -131,7 +133,8 @@ extension MarkerStyle {
         {"name": "ring", "type": "color", "default": "#FFFFFF", "help": "the ring and pointer colour"},
         {"name": "accent", "type": "color", "default": "#2D8CF0", "help": "the ring colour of the selected state"},
         {"name": "label-fill", "type": "color", "default": "#FFFFFF", "help": "the label's background"},
-        {"name": "label-color", "type": "color", "default": "auto", "help": "the label's text colour"}
+        {"name": "label-color", "type": "color", "default": "auto", "help": "the label's text colour"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
       "variants": {
         "default": {
@@ -139,14 +142,14 @@ extension MarkerStyle {
           "children": [
             {"when": "name", "type": "box", "name": "label", "shape": {"type": "roundedRect", "radius": 4}, "fill": "${label-fill}",
              "shadow": {"color": "#00000040", "offset": [0, 1], "radius": 1.5}, "padding": [2, 6], "maxWidth": 120,
-             "children": [{"type": "text", "text": "${name}", "fontSize": 12, "color": "${label-color}", "content": true}]},
+             "children": [{"type": "text", "font": "${font}", "text": "${name}", "fontSize": 12, "color": "${label-color}", "content": true}]},
             {"type": "box", "name": "avatar", "shape": {"type": "teardrop", "point": 7}, "fill": "${ring}",
              "shadow": {"color": "#00000059", "offset": [0, 1], "radius": 2},
              "width": 36, "height": 36, "padding": 2,
              "children": [
                {"when": "picture", "type": "picture", "file": "${picture}", "clip": "circle", "width": 32, "height": 32},
                {"unless": "picture", "type": "box", "shape": "circle", "fill": "${color}", "width": 32, "height": 32,
-                "children": [{"type": "text", "text": "${name|initials}", "fontSize": 14, "weight": "bold"}]}
+                "children": [{"type": "text", "font": "${font}", "text": "${name|initials}", "fontSize": 14, "weight": "bold"}]}
              ]}
           ]
         },
@@ -157,8 +160,8 @@ extension MarkerStyle {
              "shadow": {"color": "#00000040", "offset": [0, 1], "radius": 2}, "padding": [4, 8], "maxWidth": 180,
              "layout": "stack", "gap": 1, "content": true,
              "children": [
-               {"type": "text", "text": "${name}", "fontSize": 14, "weight": "bold", "color": "${label-color}"},
-               {"when": "phone", "type": "text", "text": "${phone}", "fontSize": 12, "color": "${label-color}"}
+               {"type": "text", "font": "${font}", "text": "${name}", "fontSize": 14, "weight": "bold", "color": "${label-color}"},
+               {"when": "phone", "type": "text", "font": "${font}", "text": "${phone}", "fontSize": 12, "color": "${label-color}"}
              ]},
             {"type": "box", "name": "avatar", "shape": {"type": "teardrop", "point": 10}, "fill": "${accent}",
              "shadow": {"color": "#00000066", "offset": [0, 2], "radius": 3},
@@ -166,7 +169,7 @@ extension MarkerStyle {
              "children": [
                {"when": "picture", "type": "picture", "file": "${picture}", "clip": "circle", "width": 50, "height": 50},
                {"unless": "picture", "type": "box", "shape": "circle", "fill": "${color}", "width": 50, "height": 50,
-                "children": [{"type": "text", "text": "${name|initials}", "fontSize": 22, "weight": "bold"}]}
+                "children": [{"type": "text", "font": "${font}", "text": "${name|initials}", "fontSize": 22, "weight": "bold"}]}
              ]}
           ]
         }
@@ -188,7 +191,8 @@ extension MarkerStyle {
         {"name": "fill", "type": "color", "default": "#E74C3C", "help": "the pin's colour"},
         {"name": "color", "type": "color", "default": "auto", "help": "the label's or icon's colour"},
         {"name": "border", "type": "color", "default": "#FFFFFF", "help": "the outline colour; none for none"},
-        {"name": "dot", "type": "color", "default": "#FFFFFF", "help": "the dot drawn in an empty head; none for none"}
+        {"name": "dot", "type": "color", "default": "#FFFFFF", "help": "the dot drawn in an empty head; none for none"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
       "marker": {
         "type": "box",
@@ -202,7 +206,7 @@ extension MarkerStyle {
           {"when": "picture", "type": "picture", "file": "${picture}", "clip": "circle", "width": 24, "height": 24},
           {"when": "icon-file", "unless": "picture", "type": "icon", "file": "${icon-file}", "width": 16, "height": 16},
           {"when": "icon", "unless": ["picture", "icon-file"], "type": "icon", "path": "${icon}", "color": "${color}", "width": 16, "height": 16},
-          {"when": "label", "unless": ["picture", "icon-file", "icon"], "type": "text", "text": "${label}", "fontSize": 13,
+          {"when": "label", "unless": ["picture", "icon-file", "icon"], "type": "text", "font": "${font}", "text": "${label}", "fontSize": 13,
            "weight": "bold", "color": "${color}", "content": true},
           {"when": "dot", "unless": ["picture", "icon-file", "icon", "label"], "type": "box", "shape": "circle", "fill": "${dot}",
            "width": 10, "height": 10}

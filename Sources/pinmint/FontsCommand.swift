@@ -37,7 +37,7 @@ func runFonts(_ rawArguments: [String]) throws {
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(fontsHelp); return }
     try checkArgumentsAreUTF8(command: "pinmint fonts")
     let arguments = try Arguments(command: "pinmint fonts", arguments: rawArguments, valueOptions: ["--font-dir"],
-                                  flagOptions: ["--json", "--no-system"], repeatable: ["--font-dir"])
+                                  flagOptions: ["--json", "--no-system"], aliases: ["--no-system-fonts": "--no-system"], repeatable: ["--font-dir"])
     guard arguments.positionals.isEmpty else {
         throw UsageError(message: "pinmint fonts: unexpected argument '\(arguments.positionals[0])'")
     }

@@ -8,6 +8,7 @@ import PinmintSVG
 
 let goldenHelp = """
 Usage: pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N]
+                          [--font-dir DIR]... [--no-system-fonts]
 
 Renders every case of the suite in DIR and compares it with its expected
 images as `pinmint diff` does. A case is an input (an SVG icon NAME.svg
@@ -25,6 +26,9 @@ Options:
                      expected | actual | diff for every case that did not pass
                      (checked before the run: not a folder, its folder exists)
   --jobs N           cases rendered at once (default: the number of cores)
+  --font-dir DIR     also look for fonts in DIR (repeatable), before Pinmint's own
+  --no-system-fonts  only --font-dir and Pinmint's fonts: the same images on every
+                     machine, whatever fonts it has installed
   -h, --help         this help
 
 Standard output: one line per case that did not pass (or was written), then
@@ -37,7 +41,7 @@ or an unreadable expected image that no --update rewrote; one line names it).
 """
 
 /// The renderers `pinmint golden` knows, one line per input format.
-func goldenRenderers() -> GoldenRenderers {
+func goldenRenderers(fontFolders: [String] = [], includeSystemFonts: Bool = true) -> GoldenRenderers {
     var renderers = GoldenRenderers()
     renderers.register(fileExtension: "svg") { path, scale in try SVGDocument(contentsOfFile: path).render(scale: scale) }
     // Marker descriptions: NAME.json is the default variant, NAME-selected the
@@ -50,7 +54,8 @@ func goldenRenderers() -> GoldenRenderers {
         guard let description = descriptions.first(where: { $0.variant == (variant ?? "default") }) else {
             throw MarkerError(input: path, problem: "no variant '\(variant ?? "default")'")
         }
-        return try MarkerRenderer.forCurrentThread().render(description, scale: scale).canvas
+        return try MarkerRenderer.forCurrentThread(fontFolders: fontFolders, includeSystemFonts: includeSystemFonts)
+            .render(description, scale: scale).canvas
     }
     return renderers
 }
@@ -66,7 +71,8 @@ func runGolden(_ rawArguments: [String]) -> Never {
     do {
         try checkArgumentsAreUTF8(command: "pinmint golden")
         let arguments = try Arguments(command: "pinmint golden", arguments: rawArguments,
-                                      valueOptions: ["--update", "--report", "--jobs"])
+                                      valueOptions: ["--update", "--report", "--jobs", "--font-dir"],
+                                      flagOptions: ["--no-system-fonts"], repeatable: ["--font-dir"])
         let folder = try arguments.singlePositional("suite folder")
         var update = GoldenSuite.UpdateMode.none
         if let text = arguments.value("--update") {
@@ -78,7 +84,8 @@ func runGolden(_ rawArguments: [String]) -> Never {
         let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
         let report = arguments.value("--report")
         if let report { try checkReportPath(report) }
-        let renderers = goldenRenderers()
+        let fontFolders = try checkedFontFolders(arguments)
+        let renderers = goldenRenderers(fontFolders: fontFolders, includeSystemFonts: !arguments.flag("--no-system-fonts"))
         let suite = try GoldenSuite(folder: folder, renderers: renderers)
         let run = suite.run(renderers: renderers, update: update, jobs: jobs)
         for result in run.results where !result.status.passes || result.updatedPath != nil {
