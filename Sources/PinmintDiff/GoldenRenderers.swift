@@ -1,3 +1,4 @@
+import PinmintGeometry
 import PinmintRaster
 
 /// Turns a golden case's input file into pixels: one render function per
@@ -79,7 +80,9 @@ public enum GoldenError: Error, Equatable, CustomStringConvertible {
     /// An input that cannot be read (e.g. a malformed marker description); the message names it.
     case badInput(message: String)
 
-    public var description: String {
+    public var description: String { MessageText.oneLine(text) }
+
+    private var text: String {
         switch self {
         case let .unsupportedInput(path, supported):
             let fileExtension = path.split(separator: ".").last.map(String.init) ?? ""

@@ -1,3 +1,4 @@
+import PinmintGeometry
 /// A marker description, option or resource that cannot be used. Prints as
 /// one line naming the input (file, preset or option), the place inside it
 /// and the problem, e.g. `marker.json: body.children[1].fill: unknown colour 'blu'`.
@@ -14,7 +15,9 @@ public struct MarkerError: Error, Equatable, Sendable, CustomStringConvertible {
         self.problem = problem
     }
 
-    public var description: String { path.isEmpty ? "\(input): \(problem)" : "\(input): \(path): \(problem)" }
+    public var description: String {
+        MessageText.oneLine(path.isEmpty ? "\(input): \(problem)" : "\(input): \(path): \(problem)")
+    }
 }
 
 /// Limits on what a description may ask for, checked before any work is

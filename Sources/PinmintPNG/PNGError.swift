@@ -1,3 +1,4 @@
+import PinmintGeometry
 /// Why a PNG could not be read or written: one line, naming the file.
 public struct PNGError: Error, CustomStringConvertible {
     /// The file, "-" for standard input or output, or "memory" for in-memory data.
@@ -10,5 +11,5 @@ public struct PNGError: Error, CustomStringConvertible {
         self.problem = problem
     }
 
-    public var description: String { "\(file): \(problem)" }
+    public var description: String { MessageText.oneLine("\(file): \(problem)") }
 }

@@ -62,7 +62,7 @@ public struct ColorError: Error, Equatable, CustomStringConvertible {
     public let input: String
     /// What is wrong with it.
     public let problem: String
-    public var description: String { "colour '\(input)': \(problem)" }
+    public var description: String { MessageText.oneLine("colour '\(input)': \(problem)") }
 }
 
 extension Color {

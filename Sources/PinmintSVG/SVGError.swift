@@ -1,3 +1,4 @@
+import PinmintGeometry
 /// Why an SVG document could not be read or drawn.
 ///
 /// The description is one line, `FILE: problem`, where the problem names
@@ -14,7 +15,7 @@ public struct SVGError: Error, CustomStringConvertible, Equatable {
         self.problem = problem
     }
 
-    public var description: String { file.map { "\($0): \(problem)" } ?? problem }
+    public var description: String { MessageText.oneLine(file.map { "\($0): \(problem)" } ?? problem) }
 }
 
 /// Something in a document that was skipped because Pinmint does not draw

@@ -97,7 +97,7 @@ public final class DataRowReader {
     /// - Throws: `SpriteError` when the file as a whole is unusable (not
     ///   GeoJSON at all, unbalanced brackets at the end, too many rows).
     public func next() throws(SpriteError) -> DataRowResult? {
-        let result: DataRowResult?
+        var result: DataRowResult?
         switch format {
         case .csv: result = nextCSV()
         case .jsonl: result = nextJSONLine()
@@ -106,6 +106,10 @@ public final class DataRowReader {
         if let abandonedLine {
             throw SpriteError(input: "\(input):\(abandonedLine)", problem: "a row longer than \(DataLimits.abandonedRowBytes) "
                               + "bytes; the rest of the input is not read")
+        }
+        if case .malformed(let line, let problem)? = result {
+            // The problem may quote the row (a JSON snippet, a field): one line, as every message.
+            result = .malformed(line: line, problem: MessageText.oneLine(problem))
         }
         if result != nil {
             rowCount += 1

@@ -1,3 +1,4 @@
+import PinmintGeometry
 /// Bad sprite or batch input: one line that names the input (a file, an
 /// option), the line in it when there is one, and the problem.
 public struct SpriteError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -15,6 +16,6 @@ public struct SpriteError: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// `input:line: problem`, or `input: problem`.
     public var description: String {
-        line.map { "\(input):\($0): \(problem)" } ?? "\(input): \(problem)"
+        MessageText.oneLine(line.map { "\(input):\($0): \(problem)" } ?? "\(input): \(problem)")
     }
 }

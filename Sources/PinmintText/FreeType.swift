@@ -12,7 +12,7 @@ public struct FontError: Error, Equatable, CustomStringConvertible {
     /// What went wrong, with FreeType's error code when there is one.
     public let problem: String
     public init(file: String, problem: String) { self.file = file; self.problem = problem }
-    public var description: String { "\(file): \(problem)" }
+    public var description: String { MessageText.oneLine("\(file): \(problem)") }
 }
 
 /// One FreeType library instance (`FT_Library`). Faces keep their library

@@ -93,24 +93,7 @@ func writeStandardError(_ text: String) {
 
 /// `message` on one line: control characters that input echoed into it may
 /// hold (a newline in a file name, a JSON key, a CSV field) shown as escapes.
-func oneLine(_ message: String) -> String {
-    guard message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return message }
-    var shown = ""
-    for scalar in message.unicodeScalars {
-        switch scalar {
-        case "\n": shown += "\\n"
-        case "\r": shown += "\\r"
-        case "\t": shown += "\\t"
-        default:
-            if scalar.properties.generalCategory == .control {
-                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return shown
-}
+func oneLine(_ message: String) -> String { MessageText.oneLine(message) }
 
 // A closed standard output (`>&-`) would let the next file opened take
 // descriptor 1, and print into it: hold it with /dev/null opened read-only,
