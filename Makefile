@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz reference clean
+.PHONY: all deps build test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -24,6 +24,27 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	@$(MAKE) --no-print-directory test-release
+
+# What users run: the release build, with the flags that ship, checks every
+# golden suite (pinmint golden, Pinmint's own fonts only) and replays every
+# fuzz regression and seed (Fuzz/regressions/, Fuzz/corpus/) through its
+# harness: each must be read or refused with one line, never crash.
+GOLDEN_SUITES = Golden/markers Golden/reference Golden/samples
+test-release: deps
+	$(SWIFT) build -c release --product pinmint
+	$(SWIFT) build -c release --product PinmintFuzz
+	@for suite in $(GOLDEN_SUITES); do \
+		report=$$($(RELEASE_BIN)/pinmint golden $$suite --no-system-fonts); status=$$?; \
+		if [ $$status -eq 0 ]; then echo "$$suite: $$(echo "$$report" | tail -1)"; \
+		else echo "$$report"; echo "$$suite: pinmint golden exited $$status"; exit 1; fi; \
+	done
+	@mkdir -p .build/fuzz-replay
+	@for harness in $$($(RELEASE_BIN)/PinmintFuzz --list | cut -f1); do \
+		$(RELEASE_BIN)/PinmintFuzz replay $$harness Fuzz/regressions/$$harness Fuzz/corpus/$$harness \
+			2> .build/fuzz-replay/$$harness.log \
+		|| { tail -5 .build/fuzz-replay/$$harness.log; echo "fuzz replay $$harness failed (.build/fuzz-replay/$$harness.log)"; exit 1; }; \
+	done
 
 # Renders the four seed markers with the seeds' own texts (PNG at @1x, @2x,
 # @3x and their metadata) into out/, then every reference scene into out/scenes/;
@@ -155,20 +176,45 @@ bench-diff: deps
 	@if python3 -c "import numba, numpy, PIL" 2>/dev/null; then python3 tools/pixelmatch_fast_compare.py Benchmarks/.work/diff; \
 	else echo "pixelmatch-fast comparison skipped (python3 with numba, numpy and Pillow not available)"; fi
 
-# libFuzzer on the PNG decoder (C shim + Fuzz/fuzz_decode.c) under ASan and
-# UBSan, seeded with Fuzz/corpus, PngSuite and Fuzz/regressions. FUZZ_SECONDS=600 for longer.
-# A crash leaves its input in Fuzz/.work/; copy it to Fuzz/regressions/.
+# Every parser under libFuzzer: Sources/PinmintFuzz built with
+# -sanitize=fuzzer,address (release, -DFUZZING), one harness at a time
+# (FUZZ_HARNESSES; `.build/fuzz/release/PinmintFuzz --list` names them),
+# FUZZ_SECONDS each, FUZZ_JOBS at once, seeded with Fuzz/corpus/HARNESS and
+# Fuzz/regressions/HARNESS; then the C harness on the libpng shim under ASan
+# and UBSan. New corpus entries go to Fuzz/.work/corpus/HARNESS, a crash to
+# Fuzz/.work/HARNESS-crash-*: minimise it (-minimize_crash=1), fix it, and
+# keep it in Fuzz/regressions/HARNESS/, which `make test` replays.
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 2
+FUZZ_HARNESSES ?= svg svg-render path-data transform color marker-json marker-render csv jsonl geojson png golden-conf
 FUZZ_CC ?= clang
+FUZZ_BIN = .build/fuzz/release/PinmintFuzz
+FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 -detect_leaks=0 -print_final_stats=1
 fuzz: deps
+	@mkdir -p Fuzz/.work/logs
+	$(SWIFT) build -c release --product PinmintFuzz --build-path .build/fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld > Fuzz/.work/logs/build.log 2>&1 \
+		|| { grep -v "Cannot export" Fuzz/.work/logs/build.log | tail -30; exit 2; }
+	@echo $(FUZZ_HARNESSES) | tr ' ' '\n' | xargs -P $(FUZZ_JOBS) -I{} sh -c '\
+		mkdir -p Fuzz/.work/corpus/{} Fuzz/regressions/{}; \
+		ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) {} Fuzz/.work/corpus/{} Fuzz/corpus/{} Fuzz/regressions/{} $(FUZZ_FLAGS) \
+			-artifact_prefix=Fuzz/.work/{}- > Fuzz/.work/logs/{}.log 2>&1; \
+		status=$$?; \
+		echo "{}: exit $$status, $$(grep -o "stat::number_of_executed_units: [0-9]*" Fuzz/.work/logs/{}.log | grep -o "[0-9]*$$") executions (Fuzz/.work/logs/{}.log)"; \
+		exit $$status'
+	@$(MAKE) --no-print-directory fuzz-png-shim
+
+# libFuzzer on the PNG decoder's C shim (Fuzz/fuzz_decode.c) under ASan and
+# UBSan, seeded with Fuzz/corpus/png, PngSuite and Fuzz/regressions/png.
+fuzz-png-shim: deps
 	@command -v $(FUZZ_CC) >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang)
-	@mkdir -p Fuzz/.work/corpus
+	@mkdir -p Fuzz/.work/corpus/png-shim
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-ISources/CPNGShim/include Sources/CPNGShim/shim.c Fuzz/fuzz_decode.c \
 		$$(pkg-config --cflags --libs libpng) -lz -lm -o Fuzz/.work/fuzz_decode 2>&1 | grep -v "Cannot export" || true
-	Fuzz/.work/fuzz_decode Fuzz/.work/corpus Fuzz/corpus Tests/PinmintPNGTests/Resources/pngsuite Fuzz/regressions \
+	Fuzz/.work/fuzz_decode Fuzz/.work/corpus/png-shim Fuzz/corpus/png Tests/PinmintPNGTests/Resources/pngsuite Fuzz/regressions/png \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix=Fuzz/.work/ -print_final_stats=1
+		-artifact_prefix=Fuzz/.work/png-shim- -print_final_stats=1
 
 # Development only: regenerate Golden/reference/ with skia-python (pip install skia-python pillow numpy scipy).
 reference:

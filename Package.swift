@@ -81,6 +81,16 @@ let package = Package(
                            "PinmintSprites"],
             swiftSettings: swiftSettings),
 
+        // MARK: Fuzzing
+        // Every parser's fuzz harness: `make fuzz` builds it with libFuzzer and
+        // AddressSanitizer (-DFUZZING); `make test` replays Fuzz/regressions/ with
+        // the release build (see Fuzz/README.md).
+        .executableTarget(
+            name: "PinmintFuzz",
+            dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintSVG", "PinmintPNG", "PinmintMarkers", "PinmintDiff",
+                           "PinmintSprites"],
+            swiftSettings: swiftSettings),
+
         // MARK: Benchmarks
         .executableTarget(
             name: "PinmintBench",

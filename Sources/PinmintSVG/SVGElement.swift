@@ -1,3 +1,4 @@
+import PinmintGeometry
 
 /// One XML element of an SVG file: the raw tree that `SVGDocument` reads
 /// before resolving it into something drawable.
@@ -37,9 +38,10 @@ enum SVGLimits {
 }
 
 /// A problem found before the file name is attached.
-struct SVGProblem: Error {
-    let message: String
+package struct SVGProblem: Error, CustomStringConvertible {
+    package let message: String
     init(_ message: String) { self.message = message }
+    package var description: String { MessageText.oneLine(message) }
 }
 
 /// Reads XML into a tree of `SVGElement`s with Pinmint's own `XMLReader`

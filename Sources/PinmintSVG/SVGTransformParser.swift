@@ -4,8 +4,8 @@ import PinmintGeometry
 /// `rotate(a [cx cy])`, `skewX`, `skewY`, separated by whitespace or commas.
 /// The list composes right to left: in `translate(10) scale(2)` the scale
 /// applies to the shape first (SVG 1.1 section 7.6).
-enum SVGTransformParser {
-    static func parse(_ text: String) throws(SVGProblem) -> AffineTransform {
+package enum SVGTransformParser {
+    package static func parse(_ text: String) throws(SVGProblem) -> AffineTransform {
         var scanner = SVGScanner(text)
         var result = AffineTransform.identity
         scanner.skipSeparator()

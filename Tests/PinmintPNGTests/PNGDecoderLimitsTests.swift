@@ -97,7 +97,7 @@ struct PNGDecoderLimitsTests {
     @Test(arguments: ["regressions", "corpus"])
     func fuzzerInputsAreHandled(_ subfolder: String) throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Fuzz/\(subfolder)").standardized
+            .appendingPathComponent("../../Fuzz/\(subfolder)/png").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0 != "README.md" }
         #expect(!files.isEmpty)
         for file in files {
