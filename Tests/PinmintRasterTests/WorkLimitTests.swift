@@ -19,6 +19,24 @@ struct WorkLimitTests {
 
     static func pixels(_ canvas: Canvas) -> [UInt16] { canvas.makeImage().pixels }
 
+    /// Found by `make fuzz` (Fuzz/regressions/svg-render/long-dashed-line-redrawn-per-block.svg):
+    /// a 942-byte SVG whose dashed line runs 135,000 units past its
+    /// 220-unit canvas ran 6.9 s, most of it stroking the line's 11,000
+    /// round-capped dashes again for every block that conflation redrew,
+    /// since points off the canvas cost no work. Every point is charged now.
+    @Test func pointsOffTheCanvasAreCharged() throws {
+        var line = Path()
+        line.move(to: Point(20, 5)); line.line(to: Point(100_000, 5))
+        let style = StrokeStyle(width: 4, cap: .round, dashes: [6, 6])
+        let canvas = try Canvas(width: 10, height: 10)
+        try canvas.stroke(line, style: style, paint: .solid(.black))
+        // 8,333 dashes of two round caps each: hundreds of thousands of points.
+        #expect(canvas.work >= 100_000 * Canvas.workPerPoint)
+        let limited = try Canvas(width: 10, height: 10)
+        limited.workLimit = 1_000_000
+        #expect(throws: RasterError.self) { try limited.stroke(line, style: style, paint: .solid(.black)) }
+    }
+
     @Test func aDrawingOverTheLimitIsRefusedBeforeItIsDrawn() throws {
         let canvas = try Canvas(width: 200, height: 200)
         canvas.workLimit = 10_000
