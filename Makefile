@@ -41,8 +41,8 @@ test-release: deps
 	done
 	@mkdir -p .build/fuzz-replay
 	@for harness in $$($(RELEASE_BIN)/PinmintFuzz --list | cut -f1); do \
-		$(RELEASE_BIN)/PinmintFuzz replay $$harness Fuzz/regressions/$$harness Fuzz/corpus/$$harness \
-			2> .build/fuzz-replay/$$harness.log \
+		folders=$$(for folder in Fuzz/regressions/$$harness Fuzz/corpus/$$harness; do test -d $$folder && echo $$folder; done); \
+		$(RELEASE_BIN)/PinmintFuzz replay $$harness $$folders 2> .build/fuzz-replay/$$harness.log \
 		|| { tail -5 .build/fuzz-replay/$$harness.log; echo "fuzz replay $$harness failed (.build/fuzz-replay/$$harness.log)"; exit 1; }; \
 	done
 
