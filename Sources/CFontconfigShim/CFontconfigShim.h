@@ -6,7 +6,7 @@
 // function, neither of which Swift imports well. `pinmint_fc_list_fonts`
 // lists every installed font file (path, face index, family, style,
 // weight, slant) through a callback, `pinmint_fc_font_for_character` finds
-// the installed face fontconfig prefers for a character;
+// the installed face (or colour face) fontconfig prefers for a character;
 // Sources/PinmintText/Fontconfig.swift is their only caller.
 //
 // The include path comes from pkg-config (`fontconfig`, Debian package
@@ -60,8 +60,9 @@ static inline int pinmint_fc_list_fonts(FcConfig *config, pinmint_fc_font_callba
 /// over a pattern holding the character, the first sorted font whose
 /// charset has it): its file copied into `file` (`capacity` bytes, NUL
 /// ended) and face index. Returns 1 when found, 0 when no installed font
-/// has the character (or the path does not fit).
-static inline int pinmint_fc_font_for_character(FcConfig *config, uint32_t scalar, int weight, int slant,
+/// has the character (or the path does not fit). With `color` 1, only
+/// colour fonts count (FC_COLOR: emoji fonts such as Noto Color Emoji).
+static inline int pinmint_fc_font_for_character(FcConfig *config, uint32_t scalar, int weight, int slant, int color,
                                                 char *file, int capacity, int *index) {
     if (!config) return 0;
     FcPattern *pattern = FcPatternCreate();
@@ -75,6 +76,7 @@ static inline int pinmint_fc_font_for_character(FcConfig *config, uint32_t scala
     FcPatternAddCharSet(pattern, FC_CHARSET, characters);
     FcPatternAddInteger(pattern, FC_WEIGHT, weight);
     FcPatternAddInteger(pattern, FC_SLANT, slant);
+    if (color) FcPatternAddBool(pattern, FC_COLOR, FcTrue);
     FcConfigSubstitute(config, pattern, FcMatchPattern);
     FcDefaultSubstitute(pattern);
     FcResult result = FcResultNoMatch;
@@ -86,6 +88,8 @@ static inline int pinmint_fc_font_for_character(FcConfig *config, uint32_t scala
             FcChar8 *path = NULL;
             if (FcPatternGetCharSet(sorted->fonts[i], FC_CHARSET, 0, &set) != FcResultMatch || !set) continue;
             if (!FcCharSetHasChar(set, scalar)) continue;
+            FcBool isColor = FcFalse;
+            if (color && (FcPatternGetBool(sorted->fonts[i], FC_COLOR, 0, &isColor) != FcResultMatch || !isColor)) continue;
             if (FcPatternGetString(sorted->fonts[i], FC_FILE, 0, &path) != FcResultMatch || !path) continue;
             size_t length = strlen((const char *)path);
             if (length + 1 > (size_t)capacity) continue;

@@ -60,6 +60,43 @@ static inline FT_Outline *pinmint_ft_slot_outline(FT_GlyphSlot slot) {
     return slot->format == FT_GLYPH_FORMAT_OUTLINE ? &slot->outline : NULL;
 }
 
+/// FT_HAS_COLOR: the face has colour glyphs (CBDT/sbix bitmaps or COLR layers).
+static inline int pinmint_ft_has_color(FT_Face face) { return FT_HAS_COLOR(face) ? 1 : 0; }
+
+/// FT_HAS_FIXED_SIZES: the face has bitmap strikes (FT_Select_Size picks one).
+static inline int pinmint_ft_has_fixed_sizes(FT_Face face) { return FT_HAS_FIXED_SIZES(face) ? 1 : 0; }
+
+/// FT_Load_Glyph flags for a colour glyph: FT_LOAD_COLOR, which loads a
+/// CBDT/sbix glyph as a BGRA bitmap and lets FT_Render_Glyph paint a COLR
+/// glyph's layers into one.
+static inline FT_Int32 pinmint_ft_color_load_flags(void) { return FT_LOAD_COLOR; }
+
+/// The glyph slot's bitmap when it is a colour one (FT_PIXEL_MODE_BGRA:
+/// premultiplied blue, green, red, alpha bytes), else NULL.
+static inline FT_Bitmap *pinmint_ft_slot_bgra_bitmap(FT_GlyphSlot slot) {
+    return (slot->format == FT_GLYPH_FORMAT_BITMAP && slot->bitmap.pixel_mode == FT_PIXEL_MODE_BGRA) ? &slot->bitmap : NULL;
+}
+
+/// Design units per em: `units_per_EM`, which FreeType leaves 0 for a face
+/// without outlines (Noto Color Emoji's CBDT), else the `head` table's.
+static inline int pinmint_ft_units_per_em(FT_Face face) {
+    if (face->units_per_EM > 0) return face->units_per_EM;
+    TT_Header *head = (TT_Header *)FT_Get_Sfnt_Table(face, FT_SFNT_HEAD);
+    return head ? head->Units_Per_EM : 0;
+}
+
+/// Ascender, descender (negative) and line height in design units: the
+/// face's own, which FreeType leaves 0 for a face without outlines, else
+/// the `hhea` table's (height = ascender - descender + line gap).
+static inline void pinmint_ft_design_metrics(FT_Face face, int *ascender, int *descender, int *height) {
+    *ascender = face->ascender; *descender = face->descender; *height = face->height;
+    if (face->ascender != 0 || face->descender != 0) return;
+    TT_HoriHeader *hhea = (TT_HoriHeader *)FT_Get_Sfnt_Table(face, FT_SFNT_HHEA);
+    if (!hhea) return;
+    *ascender = hhea->Ascender; *descender = hhea->Descender;
+    *height = hhea->Ascender - hhea->Descender + hhea->Line_Gap;
+}
+
 /// The OS/2 table's usWeightClass (100…900), or 0 when the face has none.
 static inline int pinmint_ft_weight_class(FT_Face face) {
     TT_OS2 *os2 = (TT_OS2 *)FT_Get_Sfnt_Table(face, FT_SFNT_OS2);

@@ -2,7 +2,9 @@ import PinmintGeometry
 import PinmintRaster
 
 /// One face of a font file (TTF, OTF with CFF outlines, or one face of a
-/// TTC collection), with a cache of its glyph outlines.
+/// TTC collection), with a cache of its glyph outlines. A colour font
+/// (`hasColorGlyphs`: CBDT bitmaps such as Noto Color Emoji's, or COLR
+/// layers) gives pictures for its colour glyphs (`GlyphOutline.color`).
 ///
 /// Sizes are em sizes in device pixels (a 12 pt label drawn @2x is 24 px).
 /// Not thread-safe: a face belongs to one `FreeTypeLibrary`, which FreeType
@@ -28,6 +30,12 @@ public final class FontFace {
     /// reads. Layouts kern through HarfBuzz, from GPOS (as Noto keeps it) or
     /// from this table.
     public let hasKerningTable: Bool
+    /// True when the face has colour glyphs (CBDT/sbix bitmaps or COLR layers):
+    /// they are drawn as pictures (`GlyphOutline.color`), and such a face is
+    /// preferred for characters shown as emoji (see `ShapedParagraph`).
+    public let hasColorGlyphs: Bool
+    /// False for a face of bitmap strikes only (CBDT emoji).
+    public let isScalable: Bool
 
     // Caches without Swift's dynamic exclusivity checks: a face is used by
     // one thread at a time, and each access is a lookup or a store, never
@@ -43,7 +51,8 @@ public final class FontFace {
     @exclusivity(unchecked) private var shapedRuns: [RunKey: [ShapedGlyph]] = [:]
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
-    /// is missing, not a font, the index is out of range, or the face has no outlines.
+    /// is missing, not a font, the index is out of range, or the face has
+    /// neither outlines nor colour glyphs (a monochrome bitmap font).
     public init(file: String, index: Int = 0, library: FreeTypeLibrary) throws(FontError) {
         freeType = try FreeTypeFace(library: library, file: file, index: index)
         self.file = file
@@ -55,6 +64,8 @@ public final class FontFace {
         isItalic = freeType.isItalic
         unitsPerEm = freeType.unitsPerEm
         hasKerningTable = freeType.hasKerningTable
+        hasColorGlyphs = freeType.hasColor
+        isScalable = freeType.isScalable
     }
 
     /// How many faces `file` holds: 1 for TTF and OTF, the count for a TTC.
@@ -96,12 +107,25 @@ public final class FontFace {
     /// none) thickens the outline with FT_Outline_Embolden for synthetic bold.
     /// Cached per glyph, size, hinting and strength. Sizes are clamped to
     /// 1/64...4096 pixels and strengths to 0...4096 pixels; a NaN or infinite
-    /// size or strength throws `FontError`.
+    /// size or strength throws `FontError`. A colour glyph comes with an
+    /// empty path and its picture (`GlyphOutline.color`), neither hinted nor
+    /// emboldened; a glyph of a bitmap-only face without a colour bitmap
+    /// (a space) is empty.
     public func outline(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
                         emboldenStrength: Double = 0) throws(FontError) -> GlyphOutline {
         try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         if let cached = outlines[key] { return cached }
+        if hasColorGlyphs {
+            let bitmap = try freeType.colorBitmap(glyph, size26Dot6: key.size26Dot6)
+            if bitmap != nil || !isScalable {
+                let scale = bitmap.map { Double(key.size26Dot6) / 64 / $0.pixelsPerEm } ?? 0
+                let color = bitmap.map { ColorGlyph($0, pixelSize: Double(key.size26Dot6) / 64) }
+                let outline = GlyphOutline(color: color, advance: (bitmap?.advance ?? 0) * scale, key: key)
+                outlines[key] = outline
+                return outline
+            }
+        }
         try freeType.setPixelSize(key.size26Dot6)
         let loaded = try freeType.outline(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
         let outline = GlyphOutline(path: loaded.path, advance: loaded.advance, key: key)
@@ -201,6 +225,8 @@ public struct GlyphOutline: Sendable {
     /// `path.bounds`, worked out once when the outline is loaded (layouts
     /// ask for their ink bounds on every marker; the outline is cached).
     public let bounds: Rect?
+    /// A colour glyph's picture (its `path` is then empty); nil for outline glyphs.
+    public let color: ColorGlyph?
     /// Which glyph, size, hinting and emboldening this is (for the mask cache).
     let key: GlyphKey
 
@@ -209,6 +235,16 @@ public struct GlyphOutline: Sendable {
         self.advance = advance
         self.key = key
         bounds = path.bounds
+        color = nil
+    }
+
+    /// A colour glyph (or, with no picture, an empty one); `bounds` are the picture's.
+    init(color: ColorGlyph?, advance: Double, key: GlyphKey) {
+        path = Path()
+        self.advance = advance
+        self.key = key
+        self.color = color
+        bounds = color?.bounds
     }
 }
 

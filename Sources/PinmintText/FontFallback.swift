@@ -13,7 +13,8 @@ public final class FontFallback {
     public struct Member {
         public let face: FontFace
         /// Thicken the outlines (FT_Outline_Embolden) because bold was asked
-        /// for and the face is not bold.
+        /// for and the face is not bold (never for a colour face: emoji are
+        /// pictures).
         public let syntheticBold: Bool
         public init(face: FontFace, syntheticBold: Bool = false) {
             self.face = face
@@ -58,7 +59,22 @@ public final class FontFallback {
     func extend(for scalar: Unicode.Scalar) -> Int? {
         guard let library, let face = library.systemFace(for: scalar.value, weight: weight, italic: italic) else { return nil }
         if let known = members.firstIndex(where: { $0.face === face }) { return known }
-        members.append(Member(face: face, syntheticBold: weight >= 600 && !face.isBold))
+        members.append(Member(face: face, syntheticBold: weight >= 600 && !face.isBold && !face.hasColorGlyphs))
+        return members.count - 1
+    }
+
+    /// A colour member (an emoji font) with a glyph for every one of
+    /// `scalars`: the first in the chain, else, when the chain's library
+    /// includes system fonts, fontconfig's colour face for the first of
+    /// them (which joins the chain's end); nil when there is none.
+    func colorMember(for scalars: [Unicode.Scalar]) -> Int? {
+        guard let first = scalars.first else { return nil }
+        func covers(_ face: FontFace) -> Bool { face.hasColorGlyphs && scalars.allSatisfy { face.glyph(for: $0) != nil } }
+        if let member = members.indices.first(where: { covers(members[$0].face) }) { return member }
+        guard let library, let face = library.systemFace(for: first.value, weight: weight, italic: italic, color: true),
+              covers(face) else { return nil }
+        if let known = members.firstIndex(where: { $0.face === face }) { return known }
+        members.append(Member(face: face))
         return members.count - 1
     }
 

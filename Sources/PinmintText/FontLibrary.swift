@@ -49,6 +49,7 @@ public final class FontLibrary {
         let scalar: UInt32
         let weight: Int
         let italic: Bool
+        var color = false
     }
 
     /// Pinmint's `Fonts/` folder: `$PINMINT_FONTS` when set, else the
@@ -239,7 +240,7 @@ public final class FontLibrary {
         func add(_ descriptor: FontDescriptor) throws(FontError) {
             guard added.insert("\(descriptor.index)\u{0}\(descriptor.file)").inserted else { return }
             let face = try open(descriptor)
-            members.append(FontFallback.Member(face: face, syntheticBold: weight >= 600 && !face.isBold))
+            members.append(FontFallback.Member(face: face, syntheticBold: weight >= 600 && !face.isBold && !face.hasColorGlyphs))
         }
         for family in families + FontLibrary.defaultFamilies where asked.insert(family.lowercased()).inserted {
             let ordered = faces(family: family, weight: weight, italic: italic).prefix(FontLibrary.maximumFacesPerFamily)
@@ -252,15 +253,16 @@ public final class FontLibrary {
     }
 
     /// The face fontconfig chooses for `scalar` at `weight` (nil when no
-    /// installed face has it, or it cannot be opened); asked once per
-    /// character and style.
-    func systemFace(for scalar: UInt32, weight: Int, italic: Bool) -> FontFace? {
-        let key = SystemFaceKey(scalar: scalar, weight: weight, italic: italic)
+    /// installed face has it, or it cannot be opened); with `color`, the
+    /// colour face it chooses (an emoji font). Asked once per character and style.
+    func systemFace(for scalar: UInt32, weight: Int, italic: Bool, color: Bool = false) -> FontFace? {
+        let key = SystemFaceKey(scalar: scalar, weight: weight, italic: italic, color: color)
         if let known = systemFaces[key] { return known }
         var found: FontFace? = nil
-        if let match = Fontconfig.font(for: scalar, weight: weight, italic: italic) {
+        if let match = Fontconfig.font(for: scalar, weight: weight, italic: italic, color: color) {
             let descriptor = descriptors.first { $0.file == match.file && $0.index == match.index } ?? FontDescriptor(match)
-            if let face = try? open(descriptor), let character = Unicode.Scalar(scalar), face.glyph(for: character) != nil {
+            if let face = try? open(descriptor), let character = Unicode.Scalar(scalar), face.glyph(for: character) != nil,
+               !color || face.hasColorGlyphs {
                 found = face
             }
         }

@@ -46,13 +46,14 @@ enum Fontconfig {
     static func installedFonts() -> [SystemFont] { installed }
 
     /// The installed face fontconfig prefers for `scalar` at `weight`
-    /// (OS/2's 100…900) and `italic`, among those that have it; nil when none has it.
-    static func font(for scalar: UInt32, weight: Int, italic: Bool) -> SystemFont? {
+    /// (OS/2's 100…900) and `italic`, among those that have it (with
+    /// `color`, among the colour fonts that have it); nil when none has it.
+    static func font(for scalar: UInt32, weight: Int, italic: Bool, color: Bool = false) -> SystemFont? {
         var file = [CChar](repeating: 0, count: 4096)
         var index: Int32 = 0
         lock.lock()
         let found = pinmint_fc_font_for_character(configuration, scalar, Int32(fontconfigWeight(weight)), italic ? 100 : 0,
-                                                  &file, Int32(file.count), &index)
+                                                  color ? 1 : 0, &file, Int32(file.count), &index)
         lock.unlock()
         guard found == 1 else { return nil }
         let path = String(cString: file)

@@ -48,12 +48,30 @@ public struct FreeTypeBitmap: Sendable {
     public let coverage: [UInt8]
 }
 
+/// A colour glyph as FreeType loaded it (FT_LOAD_COLOR): premultiplied
+/// RGBA bytes (FreeType's BGRA reordered), rows top to bottom, drawn at
+/// `pixelsPerEm` (a CBDT strike's size, or the size asked for when FreeType
+/// painted COLR layers) with its top-left corner at (`left`, `-top`) from
+/// the glyph origin, y down, in that size's pixels.
+struct FreeTypeColorBitmap {
+    let width: Int, height: Int
+    let left: Int, top: Int
+    /// The em size, in pixels, the bitmap was drawn at.
+    let pixelsPerEm: Double
+    /// The pen's advance at `pixelsPerEm`, pixels.
+    let advance: Double
+    /// `width * height * 4` bytes, premultiplied red, green, blue, alpha.
+    let premultipliedRGBA: [UInt8]
+}
+
 /// An open face (`FT_Face`) with the pixel size last set on it.
 final class FreeTypeFace {
     let library: FreeTypeLibrary
     let handle: FT_Face
     let file: String
     private var currentSize26Dot6 = -1
+    /// The strike FT_Select_Size last chose (faces without outlines).
+    private var currentStrike = -1
 
     init(library: FreeTypeLibrary, file: String, index: Int) throws(FontError) {
         var face: FT_Face?
@@ -61,9 +79,9 @@ final class FreeTypeFace {
         guard error == 0, let face else {
             throw FontError(file: file, problem: FreeType.message(error, "FT_New_Face (face \(index))"))
         }
-        guard pinmint_ft_is_scalable(face) != 0 else {
+        guard pinmint_ft_is_scalable(face) != 0 || pinmint_ft_has_color(face) != 0 else {
             FT_Done_Face(face)
-            throw FontError(file: file, problem: "face \(index) has no outlines (bitmap-only fonts are not supported)")
+            throw FontError(file: file, problem: "face \(index) has no outlines and no colour glyphs (monochrome bitmap fonts are not supported)")
         }
         self.library = library
         self.handle = face
@@ -88,10 +106,17 @@ final class FreeTypeFace {
     var weightClass: Int { Int(pinmint_ft_weight_class(handle)) }
     var hasKerningTable: Bool { pinmint_ft_has_kerning(handle) != 0 }
     var glyphCount: Int { Int(handle.pointee.num_glyphs) }
-    var unitsPerEm: Int { Int(handle.pointee.units_per_EM) }
-    /// hhea (or typo) ascender, descender (negative) and line height in font units.
+    var unitsPerEm: Int { Int(pinmint_ft_units_per_em(handle)) }
+    /// Whether the face has outlines (else it only has bitmap strikes).
+    var isScalable: Bool { pinmint_ft_is_scalable(handle) != 0 }
+    /// Whether the face has colour glyphs (CBDT/sbix bitmaps or COLR layers).
+    var hasColor: Bool { pinmint_ft_has_color(handle) != 0 }
+    /// hhea (or typo) ascender, descender (negative) and line height in font
+    /// units; the `hhea` table's for a face without outlines.
     var designMetrics: (ascender: Int, descender: Int, height: Int) {
-        (Int(handle.pointee.ascender), Int(handle.pointee.descender), Int(handle.pointee.height))
+        var ascender: Int32 = 0, descender: Int32 = 0, height: Int32 = 0
+        pinmint_ft_design_metrics(handle, &ascender, &descender, &height)
+        return (Int(ascender), Int(descender), Int(height))
     }
 
     /// The glyph index of a Unicode scalar, or 0 (.notdef) when the face has none.
@@ -105,6 +130,66 @@ final class FreeTypeFace {
         let error = FT_Set_Char_Size(handle, 0, FT_F26Dot6(size26Dot6), 72, 72)
         guard error == 0 else { throw FontError(file: file, problem: FreeType.message(error, "FT_Set_Char_Size")) }
         currentSize26Dot6 = size26Dot6
+    }
+
+    /// The colour glyph `glyph` for an em of `size26Dot6` (26.6 pixels), or
+    /// nil when the glyph has no colour form. A face with bitmap strikes and
+    /// no outlines (CBDT) gives the strike nearest above the size (else the
+    /// largest) through FT_Select_Size, for the caller to scale; a face with
+    /// outlines (COLR) is set to the size and FreeType paints the layers
+    /// (FT_Render_Glyph), nil when the glyph has none.
+    func colorBitmap(_ glyph: UInt32, size26Dot6: Int) throws(FontError) -> FreeTypeColorBitmap? {
+        let slot = handle.pointee.glyph!
+        let pixelsPerEm: Double
+        if isScalable {
+            try setPixelSize(size26Dot6)
+            pixelsPerEm = Double(size26Dot6) / 64
+            guard FT_Load_Glyph(handle, glyph, pinmint_ft_color_load_flags()) == 0 else { return nil }
+            if slot.pointee.format != FT_GLYPH_FORMAT_BITMAP {
+                guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
+            }
+        } else {
+            pixelsPerEm = try selectStrike(for: Double(size26Dot6) / 64)
+            // A glyph the strike has no bitmap for (a space, .notdef) is no colour glyph.
+            guard FT_Load_Glyph(handle, glyph, pinmint_ft_color_load_flags()) == 0 else { return nil }
+        }
+        guard let bitmap = pinmint_ft_slot_bgra_bitmap(slot) else { return nil }
+        let width = Int(bitmap.pointee.width), height = Int(bitmap.pointee.rows), pitch = Int(bitmap.pointee.pitch)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        if let buffer = bitmap.pointee.buffer, width > 0, height > 0 {
+            for y in 0..<height {
+                let row = pitch >= 0 ? buffer + y * pitch : buffer + (height - 1 - y) * (-pitch)
+                for x in 0..<width {
+                    let target = (y * width + x) * 4
+                    rgba[target] = row[x * 4 + 2]
+                    rgba[target + 1] = row[x * 4 + 1]
+                    rgba[target + 2] = row[x * 4]
+                    rgba[target + 3] = row[x * 4 + 3]
+                }
+            }
+        }
+        return FreeTypeColorBitmap(width: width, height: height, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
+                                   pixelsPerEm: pixelsPerEm, advance: Double(slot.pointee.advance.x) / 64, premultipliedRGBA: rgba)
+    }
+
+    /// Selects the strike whose em is the smallest at least `pixelSize`
+    /// (the largest when none is), and returns its em in pixels.
+    private func selectStrike(for pixelSize: Double) throws(FontError) -> Double {
+        let count = Int(handle.pointee.num_fixed_sizes)
+        guard count > 0, let sizes = handle.pointee.available_sizes else {
+            throw FontError(file: file, problem: "face has neither outlines nor bitmap strikes")
+        }
+        var chosen = 0
+        for index in 0..<count {
+            let size = Double(sizes[index].y_ppem) / 64, best = Double(sizes[chosen].y_ppem) / 64
+            if best < pixelSize ? size > best : (size >= pixelSize && size < best) { chosen = index }
+        }
+        if chosen != currentStrike {
+            let error = FT_Select_Size(handle, FT_Int(chosen))
+            guard error == 0 else { throw FontError(file: file, problem: FreeType.message(error, "FT_Select_Size \(chosen)")) }
+            currentStrike = chosen
+        }
+        return Double(sizes[chosen].y_ppem) / 64
     }
 
     /// Loads a glyph at the current size with the given hinting, emboldened

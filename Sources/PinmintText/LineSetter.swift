@@ -90,9 +90,11 @@ struct LineSetter {
                                                       emboldenStrength: strength)
                 let x = pen + Double(glyph.xOffset) * run.units, y = -Double(glyph.yOffset) * run.units
                 let cluster = run.start + Int(glyph.cluster)
+                // Colour glyphs (pictures) sit on whole pixels whatever the hinting, as hinted outlines do.
+                let whole = snaps || outline.color != nil
                 placed.append(TextLayout.PlacedGlyph(scalar: Unicode.Scalar(text[cluster]) ?? " ", cluster: cluster,
-                                                     member: run.member, glyph: glyph.glyph, x: snaps ? x.rounded() : x,
-                                                     y: snaps ? y.rounded() : y, outline: outline))
+                                                     member: run.member, glyph: glyph.glyph, x: whole ? x.rounded() : x,
+                                                     y: whole ? y.rounded() : y, outline: outline))
                 let advance = roundsAdvances ? run.advance(glyph).rounded() : run.advance(glyph)
                 // Spacing after every glyph that advances; the pen never moves
                 // back, whatever the spacing (negative spacing stacks glyphs at worst).

@@ -12,7 +12,12 @@
 ///   as browsers choose per character (so that a base and its marks stay
 ///   in one face); one of joiners and selectors only stays in the face
 ///   before it; a cluster no face covers takes the face that has its first
-///   character, else the first face's .notdef box, and is reported missing.
+///   character, else the first face's .notdef box, and is reported missing;
+/// - emoji (UTS #51): a cluster shown as an emoji (`presentation`: 🍕 by
+///   default, ☺️ by its selector U+FE0F, flags, ZWJ sequences) takes a colour
+///   face first, the chain's or fontconfig's, as browsers do; without one it
+///   takes the chain's order like any cluster (a monochrome glyph). One
+///   with the text selector U+FE0E takes a face without colour first.
 struct ShapedParagraph {
     /// The paragraph's code points, as shaped.
     let text: [UInt32]
@@ -145,10 +150,33 @@ struct ShapedParagraph {
         }
     }
 
+    /// How a cluster asks to be shown (UTS #51, section 4).
+    enum Presentation { case `default`, emoji, text }
+
+    /// `emoji` when the cluster has the emoji presentation selector U+FE0F,
+    /// or its first character shows as an emoji by default
+    /// (Emoji_Presentation: ☕, 🍕, the regional indicators of flags) and no
+    /// text presentation selector U+FE0E follows; `text` with U+FE0E;
+    /// `default` otherwise (letters, digits, ☺ alone).
+    static func presentation(of cluster: ArraySlice<Unicode.Scalar>) -> Presentation {
+        if cluster.contains("\u{FE0F}") { return .emoji }
+        if cluster.contains("\u{FE0E}") { return .text }
+        guard let first = cluster.first else { return .default }
+        return showsAsEmojiByDefault(first) ? .emoji : .default
+    }
+
+    /// Emoji_Presentation, looked up only in the blocks that have it
+    /// (U+231A…U+2B55 and from U+1F000), so that letters and Han pay nothing.
+    static func showsAsEmojiByDefault(_ scalar: Unicode.Scalar) -> Bool {
+        guard (0x231A...0x2B55).contains(scalar.value) || scalar.value >= 0x1F000 else { return false }
+        return scalar.properties.isEmojiPresentation
+    }
+
     /// The chain member a cluster of one character is set in (most of them: no list to make).
     private static func member(for scalar: Unicode.Scalar, previous: Int?, fallback: FontFallback,
                                missing: inout [Unicode.Scalar]) -> Int {
         if isDefaultIgnorable(scalar) { return previous ?? 0 }
+        if showsAsEmojiByDefault(scalar), let member = fallback.colorMember(for: [scalar]) { return member }
         for member in fallback.members.indices where fallback.members[member].face.glyph(for: scalar) != nil { return member }
         if let added = fallback.extend(for: scalar) { return added }
         if !missing.contains(scalar) { missing.append(scalar) }
@@ -164,6 +192,15 @@ struct ShapedParagraph {
         let needed = cluster.filter { !isDefaultIgnorable($0) }
         guard let first = needed.first else { return previous ?? 0 }
         func covers(_ member: Int) -> Bool { needed.allSatisfy { fallback.members[member].face.glyph(for: $0) != nil } }
+        switch presentation(of: cluster) {
+        case .emoji:
+            if let member = fallback.colorMember(for: needed) { return member }
+        case .text:
+            for member in fallback.members.indices where !fallback.members[member].face.hasColorGlyphs && covers(member) {
+                return member
+            }
+        case .default: break
+        }
         for member in fallback.members.indices where covers(member) { return member }
         // The system's face for the cluster's first character, when it has the rest too.
         if let added = fallback.extend(for: first), covers(added) { return added }

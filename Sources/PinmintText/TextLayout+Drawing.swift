@@ -34,6 +34,15 @@ extension TextLayout {
                 try canvas.stroke(outline.path, style: pen, paint: .solid(halo.color), transform: transform,
                                   opacity: opacity)
             }
+            try forEachColorGlyph(left: left, top: top) { (color, x, y) throws(RasterError) in
+                let ring = color.halo(radius: halo.width * scale, color: halo.color)
+                try Self.drawPicture(ring.image, on: canvas, x: x + color.left - ring.margin, y: y + color.top - ring.margin,
+                                     opacity: opacity)
+            }
+        }
+        // Colour glyphs (emoji) are pictures: drawn as they are, under the text's opacity, not its colour.
+        try forEachColorGlyph(left: left, top: top) { (color, x, y) throws(RasterError) in
+            try Self.drawPicture(color.image, on: canvas, x: x + color.left, y: y + color.top, opacity: opacity)
         }
         // Fills go through glyph masks cached in the face: a glyph at the same
         // size and sub-pixel offset (hinted glyphs sit on whole pixels) is
@@ -63,6 +72,32 @@ extension TextLayout {
                 try canvas.fill(mask: mask, x: Int(wholeX), y: Int(wholeY), color: color, opacity: opacity)
             }
         }
+    }
+
+    /// Calls `body` with each colour glyph and its origin, on whole device pixels.
+    private func forEachColorGlyph(left: Double, top: Double,
+                                   _ body: (ColorGlyph, Int, Int) throws(RasterError) -> Void) throws(RasterError) {
+        for line in lines {
+            for glyph in line.glyphs {
+                guard let color = glyph.outline.color else { continue }
+                let x = (left + line.x + glyph.x).rounded(), y = (top + line.baseline + glyph.y).rounded()
+                guard abs(x) <= Canvas.maximumDeviceCoordinate, abs(y) <= Canvas.maximumDeviceCoordinate else {
+                    throw .outOfRange("text placed beyond ±1e12 device pixels (origin, letter spacing or line height)")
+                }
+                try body(color, Int(x), Int(y))
+            }
+        }
+    }
+
+    /// Composites a premultiplied picture with its top-left corner on device
+    /// pixel (`x`, `y`), pixel for pixel (image paint sampled at texel
+    /// centres is exact), under the canvas's clip.
+    private static func drawPicture(_ image: Image, on canvas: Canvas, x: Int, y: Int, opacity: Double) throws(RasterError) {
+        guard image.width > 0, image.height > 0 else { return }
+        var frame = Path()
+        frame.addRect(Rect(x: Double(x), y: Double(y), width: Double(image.width), height: Double(image.height)))
+        try canvas.fill(frame, paint: .image(ImagePattern(image: image, transform: .translation(Double(x), Double(y)))),
+                        opacity: opacity)
     }
 
     private func forEachGlyph(left: Double, top: Double,

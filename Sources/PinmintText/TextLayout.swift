@@ -76,8 +76,9 @@ public struct TextLayout {
     /// a halo's width.
     public var size: Size { Size(deviceSize.width / scale, deviceSize.height / scale) }
 
-    /// The union of the glyph outlines' bounds in device pixels, relative to
-    /// the layout box's top-left corner (no halo); nil when nothing is drawn.
+    /// The union of the glyph outlines' bounds (colour glyphs' pictures) in
+    /// device pixels, relative to the layout box's top-left corner (no
+    /// halo); nil when nothing is drawn.
     /// Worked out once, when the text is laid out.
     public let inkBounds: Rect?
 
@@ -174,11 +175,15 @@ public struct TextLayout {
         isTruncated = setter.didTruncate
 
         // Vertical metrics: the largest of the faces in use (the first face when none is).
+        // Colour faces (emoji) do not count, so that a label's line box does not change when
+        // it has an emoji; one set in colour faces alone takes the first face's.
         // A flag per member of the chain (a few), no set: layouts are made per marker.
         var used = [Bool](repeating: false, count: fallback.members.count)
         var anyUsed = false
         for line in setter.lines {
-            for glyph in line.glyphs { used[glyph.member] = true; anyUsed = true }
+            for glyph in line.glyphs where !fallback.members[glyph.member].face.hasColorGlyphs || glyph.member == 0 {
+                used[glyph.member] = true; anyUsed = true
+            }
         }
         if !anyUsed { used[0] = true }
         var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)

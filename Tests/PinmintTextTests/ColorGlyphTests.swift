@@ -1,0 +1,179 @@
+import Foundation
+import PinmintGeometry
+import PinmintRaster
+import PinmintText
+import Testing
+
+/// Colour emoji (issue 22): Noto Color Emoji's CBDT bitmaps reached through
+/// fontconfig, scaled to the text size, drawn as pictures.
+///
+/// These tests need the font installed (Debian's fonts-noto-color-emoji,
+/// which `make test` installs): without it they fail and say so, they do not skip.
+@Suite struct ColorGlyphTests {
+    /// Pinmint's fonts, then the system's: Latin from the shipped Noto Sans,
+    /// emoji from the system's colour font.
+    static func emojiFallback() throws -> FontFallback {
+        let library = try FontLibrary.standard(includeSystem: true)
+        try #require(library.descriptors.contains { $0.family == "Noto Color Emoji" },
+                     "Noto Color Emoji is not installed (fc-list has no such family): `make test` installs fonts-noto-color-emoji, or run apt-get install fonts-noto-color-emoji")
+        return try library.fallback()
+    }
+
+    /// HarfBuzz's advance for ☕ and 🍕 in Noto Color Emoji 2.042, in
+    /// pixels per pixel of em: `hb-shape NotoColorEmoji.ttf "☕🍕"` prints
+    /// `[gid67=0+2550|gid329=1+2550]` at the font's 2048 units per em, and
+    /// `--font-size=12` and `--font-size=24` print +15 and +30 (14.94 and 29.88 px).
+    static let harfBuzzAdvancePerEm = 2550.0 / 2048
+
+    static func coloredPixels(_ canvas: Canvas, in rect: Rect) -> Int {
+        let rgba = canvas.straightRGBA8()
+        var count = 0
+        for y in max(0, Int(rect.minY))..<min(canvas.height, Int(rect.maxY.rounded(.up))) {
+            for x in max(0, Int(rect.minX))..<min(canvas.width, Int(rect.maxX.rounded(.up))) {
+                let index = (y * canvas.width + x) * 4
+                if rgba[index + 3] > 128 && abs(Int(rgba[index]) - Int(rgba[index + 1])) > 32 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func cafeLabelDrawsColoredEmojiWithHarfBuzzAdvances(scale: Double) throws {
+        let fallback = try Self.emojiFallback()
+        let style = TextStyle(fontSize: 12)
+        let layout = try TextLayout(text: "Café ☕🍕", style: style, fallback: fallback, scale: scale)
+        #expect(layout.missingCharacters.isEmpty)
+        let glyphs = layout.lines[0].glyphs
+        let emoji = glyphs.filter { $0.outline.color != nil }
+        try #require(emoji.count == 2, "☕ and 🍕 as colour glyphs; got \(glyphs.map { fallback.members[$0.member].face.family })")
+        #expect(emoji.allSatisfy { fallback.members[$0.member].face.family == "Noto Color Emoji" })
+        #expect(glyphs.filter { $0.outline.color == nil }.allSatisfy { fallback.members[$0.member].face.family == "Noto Sans" })
+        // The pen moves from ☕ to 🍕 by HarfBuzz's advance, within a pixel (whole-pixel placement).
+        let expected = Self.harfBuzzAdvancePerEm * layout.pixelSize
+        #expect(abs(emoji[1].x - emoji[0].x - expected) <= 1, "step \(emoji[1].x - emoji[0].x), HarfBuzz \(expected)")
+        // Each emoji about an em tall (Noto's 136x128 bitmap on a 109 px em).
+        let picture = try #require(emoji[0].outline.color)
+        #expect(abs(Double(picture.image.height) - 128.0 / 109 * layout.pixelSize) <= 1.5, "height \(picture.image.height)")
+
+        let canvas = try Canvas(width: Int(layout.deviceSize.width) + 8, height: Int(layout.deviceSize.height) + 8)
+        try layout.draw(on: canvas, at: Point(4 / scale, 4 / scale), color: .black)
+        for glyph in emoji {
+            let bounds = try #require(glyph.outline.bounds)
+            let rect = Rect(x: 4 + layout.lines[0].x + glyph.x + bounds.minX, y: 4 + layout.lines[0].baseline + bounds.minY,
+                            width: bounds.width, height: bounds.height)
+            let colored = Self.coloredPixels(canvas, in: rect)
+            // Noto's ☕ is a white cup of brown coffee (5% of its box in colour at 15 px, 8% at 30 px),
+            // 🍕 a yellow slice (over 20%); black text has none.
+            #expect(Double(colored) > 0.04 * rect.width * rect.height, "\(glyph.scalar): \(colored) coloured pixels in \(rect)")
+        }
+        let text = Rect(x: 0, y: 0, width: 4 + (emoji[0].x - 1), height: Double(canvas.height))
+        #expect(Self.coloredPixels(canvas, in: text) == 0, "the Latin text stays black")
+    }
+
+    @Test(arguments: [1.0, 2.0])
+    func anEmojiLeavesTheLineBoxAsItIs(scale: Double) throws {
+        let fallback = try Self.emojiFallback()
+        let plain = try TextLayout(text: "Café", fallback: fallback, scale: scale)
+        for text in ["Café ☕🍕", "🍕"] {
+            let withEmoji = try TextLayout(text: text, fallback: fallback, scale: scale)
+            #expect(withEmoji.metrics == plain.metrics, "\(text)")
+            #expect(withEmoji.lines[0].baseline == plain.lines[0].baseline, "\(text)")
+            #expect(withEmoji.deviceSize.height == plain.deviceSize.height, "\(text)")
+            // The picture stays inside the line box.
+            let ink = try #require(withEmoji.inkBounds)
+            #expect(ink.minY >= 0 && ink.maxY <= withEmoji.deviceSize.height, "\(text): ink \(ink)")
+        }
+    }
+
+    /// Clusters that show as one emoji: HarfBuzz gives one colour glyph for each.
+    @Test(arguments: [
+        ("☕", "default emoji presentation"),
+        ("☕\u{FE0F}", "with the emoji selector"),
+        ("🍕", "outside the BMP"),
+        ("👩\u{200D}🍳", "ZWJ sequence (woman cook)"),
+        ("👍🏽", "skin tone modifier"),
+        ("🇯🇵", "flag from two regional indicators"),
+        ("1\u{FE0F}\u{20E3}", "keycap sequence"),
+    ])
+    func emojiClusterIsOneColorGlyph(text: String, what: String) throws {
+        let fallback = try Self.emojiFallback()
+        let layout = try TextLayout(text: "a" + text, style: TextStyle(fontSize: 20), fallback: fallback)
+        let glyphs = layout.lines[0].glyphs.dropFirst()
+        #expect(glyphs.count == 1, "\(what): \(glyphs.count) glyphs")
+        #expect(glyphs.allSatisfy { $0.outline.color != nil }, "\(what): not a colour glyph")
+        #expect(layout.missingCharacters.isEmpty, "\(what)")
+    }
+
+    @Test func theSelectorDoesNotChangeTheAdvance() throws {
+        let fallback = try Self.emojiFallback()
+        let bare = try TextLayout(text: "☕a", fallback: fallback, scale: 2)
+        let selected = try TextLayout(text: "☕\u{FE0F}a", fallback: fallback, scale: 2)
+        #expect(bare.lines[0].glyphs.last?.x == selected.lines[0].glyphs.last?.x)
+        #expect(bare.lines[0].width == selected.lines[0].width)
+    }
+
+    @Test func renderingIsDeterministic() throws {
+        func render() throws -> [UInt8] {
+            let layout = try TextLayout(text: "Café ☕🍕 👩\u{200D}🍳🇯🇵", fallback: try Self.emojiFallback(), scale: 2)
+            let canvas = try Canvas(width: Int(layout.deviceSize.width), height: Int(layout.deviceSize.height))
+            try layout.draw(on: canvas, color: .black, halo: TextHalo(color: .white, width: 1))
+            return canvas.straightRGBA8()
+        }
+        let first = try render(), second = try render()
+        #expect(first == second)
+        #expect(first.contains { $0 != 0 })
+    }
+
+    /// Text opacity applies to the pictures; the text colour does not tint them.
+    @Test func opacityAppliesAndColorDoesNot() throws {
+        let fallback = try Self.emojiFallback()
+        let layout = try TextLayout(text: "🍕", fallback: fallback, scale: 2)
+        func render(_ color: Color, opacity: Double) throws -> [UInt8] {
+            let canvas = try Canvas(width: Int(layout.deviceSize.width), height: Int(layout.deviceSize.height))
+            try layout.draw(on: canvas, color: color, opacity: opacity)
+            return canvas.straightRGBA8()
+        }
+        let black = try render(.black, opacity: 1), red = try render(Color(red: 1, green: 0, blue: 0), opacity: 1)
+        #expect(black == red)
+        let half = try render(.black, opacity: 0.5)
+        let fullAlpha = stride(from: 3, to: black.count, by: 4).map { Int(black[$0]) }.max() ?? 0
+        let halfAlpha = stride(from: 3, to: half.count, by: 4).map { Int(half[$0]) }.max() ?? 0
+        #expect(fullAlpha == 255 && abs(halfAlpha - 128) <= 1, "alpha \(fullAlpha) and \(halfAlpha)")
+    }
+
+    /// A halo follows the emoji's alpha: pixels just outside the picture's ink get the halo colour.
+    @Test func haloSurroundsTheEmoji() throws {
+        let fallback = try Self.emojiFallback()
+        let layout = try TextLayout(text: "🍕", fallback: fallback, scale: 2)
+        func alphaCount(halo: TextHalo?) throws -> Int {
+            let canvas = try Canvas(width: Int(layout.deviceSize.width) + 8, height: Int(layout.deviceSize.height) + 8)
+            try layout.draw(on: canvas, at: Point(2, 2), halo: halo)
+            return alpha8(canvas).filter { $0 > 0 }.count
+        }
+        let bare = try alphaCount(halo: nil), haloed = try alphaCount(halo: TextHalo(color: .white, width: 1))
+        #expect(haloed > bare + 50, "\(bare) pixels without halo, \(haloed) with")
+    }
+
+    /// Without a colour font the characters keep the monochrome fallback:
+    /// a monochrome face that has ☕ gives it; 🍕, which none has, is reported.
+    @Test func withoutAColorFontTheMonochromeFallbackStays() throws {
+        let shipped = try FontLibrary(folders: [FontLibrary.shippedFontsFolder], includeSystem: false)
+        let alone = try TextLayout(text: "Café ☕\u{FE0F}🍕", fallback: try shipped.fallback())
+        #expect(alone.lines[0].glyphs.allSatisfy { $0.outline.color == nil })
+        #expect(alone.missingCharacters == ["☕", "🍕"])
+        #expect(alone.missingGlyphsWarning?.hasPrefix("no font has a glyph for ☕ (U+2615), 🍕 (U+1F355); tried Noto Sans") == true)
+
+        // A monochrome system face with ☕ (DejaVu Sans on Debian), in a chain that cannot grow.
+        let system = try FontLibrary.standard(includeSystem: true)
+        let latin = try #require(try system.face(family: "Noto Sans"))
+        let monochrome = try system.descriptors.lazy.filter { $0.source == .system }
+            .compactMap { try? system.open($0) }
+            .first { !$0.hasColorGlyphs && $0.glyph(for: "☕") != nil }
+        let face = try #require(monochrome, "no monochrome font with ☕ (U+2615) is installed (fonts-dejavu-core has one)")
+        let fixed = FontFallback(faces: [latin, face])
+        let layout = try TextLayout(text: "Café ☕\u{FE0F}", fallback: fixed)
+        // The cup's cluster starts at index 5; the selector's glyph, if any, is empty.
+        let cup = layout.lines[0].glyphs.filter { $0.cluster == 5 && !$0.outline.path.isEmpty }
+        #expect(cup.count == 1 && cup.allSatisfy { $0.member == 1 && $0.outline.color == nil })
+    }
+}
