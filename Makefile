@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
+.PHONY: all deps build test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -21,7 +21,16 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product pinmint
 
-test: deps
+# The colour emoji font the colour glyph tests find through fontconfig
+# (Tests/PinmintTextTests/ColorGlyphTests.swift), from Debian when fc-list
+# does not list it; without it those tests fail and say how to install it.
+test-fonts:
+	@if ! fc-list 2>/dev/null | grep -qi "Noto Color Emoji"; then \
+		echo "Installing fonts-noto-color-emoji (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji; \
+	fi
+
+test: deps test-fonts
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	@$(MAKE) --no-print-directory test-release
