@@ -154,6 +154,30 @@ import Testing
         #expect(haloed > bare + 50, "\(bare) pixels without halo, \(haloed) with")
     }
 
+    /// COLR (layers of outlines in palette colours): FreeType paints them at
+    /// the size asked for, no scaling. The fixture (Fixtures/make_colr_fixture.py)
+    /// has a red square of 0…700 units under a green one of 200…500, and a
+    /// plain "A", at 1000 units per em.
+    @Test func colrLayersArePaintedByFreeType() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let library = try FontLibrary(folders: [fixtures])
+        let face = try #require(try library.face(family: "Pinmint COLR Fixture"))
+        #expect(face.hasColorGlyphs && face.isScalable)
+        let star = try #require(face.glyph(for: "⭐")), letter = try #require(face.glyph(for: "A"))
+        // 40 px per em: the red square is 28 px wide, the green one 12 px, from 8 px in.
+        let picture = try #require(try face.outline(glyph: star, pixelSize: 40).color)
+        #expect(picture.image.width == 28 && picture.image.height == 28 && picture.left == 0 && picture.top == -28,
+                "\(picture.image.width)x\(picture.image.height) at (\(picture.left), \(picture.top))")
+        func pixel(_ x: Int, _ y: Int) -> [UInt16] { Array(picture.image.pixels[(y * 28 + x) * 4..<(y * 28 + x) * 4 + 4]) }
+        #expect(pixel(2, 2) == [65535, 0, 0, 65535], "red corner \(pixel(2, 2))")
+        #expect(pixel(14, 14)[1] > 40000 && pixel(14, 14)[0] == 0, "green centre \(pixel(14, 14))")
+        // The plain glyph stays an outline, drawn in the text colour.
+        let plain = try face.outline(glyph: letter, pixelSize: 40)
+        #expect(plain.color == nil && !plain.path.isEmpty)
+        let layout = try TextLayout(text: "A⭐", style: TextStyle(fontSize: 40), fallback: FontFallback(faces: [face]))
+        #expect(layout.lines[0].glyphs.map { $0.outline.color != nil } == [false, true])
+    }
+
     /// Without a colour font the characters keep the monochrome fallback:
     /// a monochrome face that has ☕ gives it; 🍕, which none has, is reported.
     @Test func withoutAColorFontTheMonochromeFallbackStays() throws {
