@@ -306,7 +306,9 @@ public final class Canvas {
     /// Adds `amount` to `work`; throws when the total is past `workLimit`.
     /// The rasterizer is told what is left, so that it refuses a shape that
     /// would take more before drawing it (it reports the estimate instead).
-    func charge(_ amount: Int) throws(RasterError) {
+    /// Public for work done outside the canvas for one of its drawings (the
+    /// text module's halo around a colour glyph), charged before it is done.
+    public func charge(_ amount: Int) throws(RasterError) {
         work = work.addingReportingOverflow(max(0, amount)).partialValue
         if work > workLimit || work < 0 {
             throw .outOfRange("the drawing takes more than \(workLimit) units of work (about a second) in all "

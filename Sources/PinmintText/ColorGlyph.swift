@@ -14,9 +14,19 @@ public struct ColorGlyph: Sendable {
     /// The image's top-left corner from the glyph origin, whole device
     /// pixels, y down (`top` is negative above the baseline).
     public let left: Int, top: Int
+    /// Device pixels per image pixel: 1, except past `maximumPixelsPerEm`,
+    /// where the image is made at that em and drawn enlarged (bilinear).
+    public let scale: Double
+
+    /// The largest em, in pixels, a picture is made at (256): a 512 pt
+    /// label at @4x would otherwise keep a 2555 × 2400 picture (47 MiB)
+    /// per emoji, from a 136 × 128 strike.
+    public static let maximumPixelsPerEm = 256.0
 
     /// Where the image lies, device pixels from the glyph origin, y down.
-    public var bounds: Rect { Rect(x: Double(left), y: Double(top), width: Double(image.width), height: Double(image.height)) }
+    public var bounds: Rect {
+        Rect(x: Double(left), y: Double(top), width: Double(image.width) * scale, height: Double(image.height) * scale)
+    }
 
     /// `bitmap` scaled from its own em (`pixelsPerEm`) to `pixelSize`: its
     /// edges land exactly where the scale puts them (the image grows by the
@@ -25,25 +35,37 @@ public struct ColorGlyph: Sendable {
         var pixels = [UInt16](repeating: 0, count: bitmap.premultipliedRGBA.count)
         for index in pixels.indices { pixels[index] = UInt16(bitmap.premultipliedRGBA[index]) * 257 }
         let source = Image(width: bitmap.width, height: bitmap.height, premultipliedPixels: pixels)
-        let scale = pixelSize / bitmap.pixelsPerEm
-        guard abs(scale - 1) > 1e-9 else {
+        let pictureEm = min(pixelSize, ColorGlyph.maximumPixelsPerEm)
+        scale = pixelSize / pictureEm
+        let toPicture = pictureEm / bitmap.pixelsPerEm
+        let pictureLeft: Int, pictureTop: Int
+        if abs(toPicture - 1) <= 1e-9 {
             image = source
-            left = bitmap.left
-            top = -bitmap.top
-            return
+            pictureLeft = bitmap.left
+            pictureTop = -bitmap.top
+        } else {
+            let minX = Double(bitmap.left) * toPicture, minY = -Double(bitmap.top) * toPicture
+            let maxX = minX + Double(bitmap.width) * toPicture, maxY = minY + Double(bitmap.height) * toPicture
+            // Scaled edges within 1/64 px of a whole pixel count as on it (no sliver of a column).
+            func down(_ value: Double) -> Int { Int((value + 1.0 / 64).rounded(.down)) }
+            func up(_ value: Double) -> Int { Int((value - 1.0 / 64).rounded(.up)) }
+            pictureLeft = down(minX)
+            pictureTop = down(minY)
+            image = source.resampled(scale: toPicture, offset: Point(minX - Double(pictureLeft), minY - Double(pictureTop)),
+                                     width: max(1, up(maxX) - pictureLeft), height: max(1, up(maxY) - pictureTop))
         }
-        let minX = Double(bitmap.left) * scale, minY = -Double(bitmap.top) * scale
-        let maxX = minX + Double(bitmap.width) * scale, maxY = minY + Double(bitmap.height) * scale
-        // Scaled edges within 1/64 px of a whole pixel count as on it (no sliver of a column).
-        func down(_ value: Double) -> Int { Int((value + 1.0 / 64).rounded(.down)) }
-        func up(_ value: Double) -> Int { Int((value - 1.0 / 64).rounded(.up)) }
-        left = down(minX)
-        top = down(minY)
-        image = source.resampled(scale: scale, offset: Point(minX - Double(left), minY - Double(top)),
-                                 width: max(1, up(maxX) - left), height: max(1, up(maxY) - top))
+        left = Int((Double(pictureLeft) * scale).rounded())
+        top = Int((Double(pictureTop) * scale).rounded())
     }
 
-    /// A halo `radius` device pixels wide around the glyph's alpha, in
+    /// What `halo(radius:color:)` costs, in the canvas's work units
+    /// (`Canvas.defaultWorkLimit`): two a pixel and disc offset.
+    func haloWork(radius: Double) -> Int {
+        let margin = Int(min(radius, 1e6).rounded(.up)), side = 2 * margin + 1
+        return (image.width + 2 * margin) * (image.height + 2 * margin) * side * side * 2
+    }
+
+    /// A halo `radius` image pixels wide around the glyph's alpha, in
     /// `color`: each pixel takes the strongest alpha within `radius` of it,
     /// fading over the last pixel (a disc dilation, the raster analogue of
     /// the round-joined stroke that outline glyphs get). The image is

@@ -117,7 +117,9 @@ public final class FontFace {
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         if let cached = outlines[key] { return cached }
         if hasColorGlyphs {
-            let bitmap = try freeType.colorBitmap(glyph, size26Dot6: key.size26Dot6)
+            // Pictures are made at most `ColorGlyph.maximumPixelsPerEm` large (then drawn enlarged).
+            let pictureSize = min(key.size26Dot6, Int(ColorGlyph.maximumPixelsPerEm) * 64)
+            let bitmap = try freeType.colorBitmap(glyph, size26Dot6: pictureSize)
             if bitmap != nil || !isScalable {
                 let scale = bitmap.map { Double(key.size26Dot6) / 64 / $0.pixelsPerEm } ?? 0
                 let color = bitmap.map { ColorGlyph($0, pixelSize: Double(key.size26Dot6) / 64) }

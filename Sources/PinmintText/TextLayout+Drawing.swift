@@ -35,14 +35,19 @@ extension TextLayout {
                                   opacity: opacity)
             }
             try forEachColorGlyph(left: left, top: top) { (color, x, y) throws(RasterError) in
-                let ring = color.halo(radius: halo.width * scale, color: halo.color)
-                try Self.drawPicture(ring.image, on: canvas, x: x + color.left - ring.margin, y: y + color.top - ring.margin,
-                                     opacity: opacity)
+                // The dilation is charged first: a wide halo on a large emoji is a lot of work.
+                let radius = halo.width * scale / color.scale
+                try canvas.charge(color.haloWork(radius: radius))
+                let ring = color.halo(radius: radius, color: halo.color)
+                let margin = Double(ring.margin) * color.scale
+                try Self.drawPicture(ring.image, on: canvas, x: Double(x + color.left) - margin, y: Double(y + color.top) - margin,
+                                     scale: color.scale, opacity: opacity)
             }
         }
         // Colour glyphs (emoji) are pictures: drawn as they are, under the text's opacity, not its colour.
         try forEachColorGlyph(left: left, top: top) { (color, x, y) throws(RasterError) in
-            try Self.drawPicture(color.image, on: canvas, x: x + color.left, y: y + color.top, opacity: opacity)
+            try Self.drawPicture(color.image, on: canvas, x: Double(x + color.left), y: Double(y + color.top), scale: color.scale,
+                                 opacity: opacity)
         }
         // Fills go through glyph masks cached in the face: a glyph at the same
         // size and sub-pixel offset (hinted glyphs sit on whole pixels) is
@@ -89,15 +94,18 @@ extension TextLayout {
         }
     }
 
-    /// Composites a premultiplied picture with its top-left corner on device
-    /// pixel (`x`, `y`), pixel for pixel (image paint sampled at texel
-    /// centres is exact), under the canvas's clip.
-    private static func drawPicture(_ image: Image, on canvas: Canvas, x: Int, y: Int, opacity: Double) throws(RasterError) {
+    /// Composites a premultiplied picture with its top-left corner at device
+    /// (`x`, `y`), `scale` device pixels per image pixel, under the canvas's
+    /// clip. At scale 1 on whole pixels (every picture up to
+    /// `ColorGlyph.maximumPixelsPerEm`) it is pixel for pixel: image paint
+    /// sampled at texel centres is exact.
+    private static func drawPicture(_ image: Image, on canvas: Canvas, x: Double, y: Double, scale: Double,
+                                    opacity: Double) throws(RasterError) {
         guard image.width > 0, image.height > 0 else { return }
         var frame = Path()
-        frame.addRect(Rect(x: Double(x), y: Double(y), width: Double(image.width), height: Double(image.height)))
-        try canvas.fill(frame, paint: .image(ImagePattern(image: image, transform: .translation(Double(x), Double(y)))),
-                        opacity: opacity)
+        frame.addRect(Rect(x: x, y: y, width: Double(image.width) * scale, height: Double(image.height) * scale))
+        let placement = AffineTransform.scale(scale, scale).concatenating(.translation(x, y))
+        try canvas.fill(frame, paint: .image(ImagePattern(image: image, transform: placement)), opacity: opacity)
     }
 
     private func forEachGlyph(left: Double, top: Double,

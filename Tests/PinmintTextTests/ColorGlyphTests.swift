@@ -154,6 +154,32 @@ import Testing
         #expect(haloed > bare + 50, "\(bare) pixels without halo, \(haloed) with")
     }
 
+    /// Regression (hostile sizes): a 512 pt emoji at @4x kept a 2555 × 2400
+    /// picture (47 MiB) per glyph, and a 64 pt halo around it meant 10¹¹
+    /// steps of dilation. Pictures are now made at most 256 px per em and
+    /// drawn enlarged; the halo's work is charged to the canvas first.
+    @Test func hugeEmojiAreEnlargedAndTheirHaloIsCharged() throws {
+        let fallback = try Self.emojiFallback()
+        let huge = try TextLayout(text: "🍕", style: TextStyle(fontSize: 512), fallback: fallback, scale: 4)
+        let picture = try #require(huge.lines[0].glyphs.first?.outline.color)
+        #expect(picture.scale == 8 && picture.image.width <= 320 && picture.image.height <= 320)
+        #expect(abs(picture.bounds.width - 136.0 / 109 * 2048) <= 8, "drawn \(picture.bounds.width) px wide")
+        let small = try Canvas(width: 16, height: 16)
+        #expect(throws: RasterError.self) { try huge.draw(on: small, halo: TextHalo(color: .white, width: 64)) }
+
+        // Past 256 px per em the picture is drawn enlarged, in colour over its whole box.
+        let large = try TextLayout(text: "🍕", style: TextStyle(fontSize: 200), fallback: fallback, scale: 2)
+        let enlarged = try #require(large.lines[0].glyphs.first?.outline.color)
+        #expect(enlarged.scale == 400.0 / 256)
+        let canvas = try Canvas(width: Int(large.deviceSize.width), height: Int(large.deviceSize.height))
+        try large.draw(on: canvas)
+        let glyph = large.lines[0].glyphs[0]
+        let bounds = try #require(glyph.outline.bounds)
+        let box = Rect(x: large.lines[0].x + glyph.x + bounds.minX, y: large.lines[0].baseline + bounds.minY,
+                       width: bounds.width, height: bounds.height)
+        #expect(Double(Self.coloredPixels(canvas, in: box)) > 0.2 * box.width * box.height)
+    }
+
     /// COLR (layers of outlines in palette colours): FreeType paints them at
     /// the size asked for, no scaling. The fixture (Fixtures/make_colr_fixture.py)
     /// has a red square of 0…700 units under a green one of 200…500, and a
