@@ -199,6 +199,8 @@ struct ShapedParagraph {
             for member in fallback.members.indices where !fallback.members[member].face.hasColorGlyphs && covers(member) {
                 return member
             }
+            // The system's face for it, when that one is monochrome (a colour member may already cover it).
+            if let added = fallback.extend(for: first), !fallback.members[added].face.hasColorGlyphs, covers(added) { return added }
         case .default: break
         }
         for member in fallback.members.indices where covers(member) { return member }

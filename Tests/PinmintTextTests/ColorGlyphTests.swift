@@ -104,6 +104,20 @@ import Testing
         #expect(layout.missingCharacters.isEmpty, "\(what)")
     }
 
+    /// U+FE0E asks for text presentation: ☕︎ takes a monochrome face even
+    /// after 🍕 has put the colour font, which also has ☕, in the chain.
+    /// Needs a monochrome system font with ☕ (DejaVu Sans on Debian).
+    @Test func theTextSelectorTakesAMonochromeFace() throws {
+        let fallback = try Self.emojiFallback()
+        let layout = try TextLayout(text: "🍕☕\u{FE0E}", fallback: fallback)
+        let glyphs = layout.lines[0].glyphs.filter { $0.outline.color != nil || !$0.outline.path.isEmpty }
+        #expect(glyphs.count == 2)
+        #expect(glyphs.first?.outline.color != nil, "🍕 in colour")
+        let cup = try #require(glyphs.last)
+        #expect(cup.outline.color == nil && !fallback.members[cup.member].face.hasColorGlyphs,
+                "☕︎ from \(fallback.members[cup.member].face.family)")
+    }
+
     @Test func theSelectorDoesNotChangeTheAdvance() throws {
         let fallback = try Self.emojiFallback()
         let bare = try TextLayout(text: "☕a", fallback: fallback, scale: 2)
