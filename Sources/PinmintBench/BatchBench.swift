@@ -3,7 +3,8 @@ import PinmintMarkers
 import PinmintPNG
 import PinmintSprites
 
-/// `PinmintBench batch [--work DIR] [--repeat N] [--only rows]`: the batch and sprite targets of issue 7.
+/// `PinmintBench batch [--work DIR] [--repeat N] [--only rows|mixed]`: the batch and sprite targets of
+/// issue 7, and (d) labels in eight scripts (issue 22).
 ///
 /// - (a) 1,000 distinct price tags into a sprite at @1x and @2x (`BatchRenderer` with sprite output).
 /// - (b) 10,000 distinct price tags into individual PNG files with an index, with 1 and 2 jobs,
@@ -22,7 +23,7 @@ import PinmintSprites
 enum BatchBench {
     static func main(_ arguments: [String]) throws {
         var work = "Benchmarks/.work/batch", repeats = 3
-        var profileCount: Int? = nil, stage = "batch", profileJobs = 1, onlyRows = false
+        var profileCount: Int? = nil, stage = "batch", profileJobs = 1, onlyRows = false, onlyMixed = false
         var index = 0
         while index + 1 < arguments.count {
             switch arguments[index] {
@@ -31,7 +32,7 @@ enum BatchBench {
             case "--profile": profileCount = max(1, Int(arguments[index + 1]) ?? 100)
             case "--stage": stage = arguments[index + 1]
             case "--jobs": profileJobs = max(1, Int(arguments[index + 1]) ?? 1)
-            case "--only": onlyRows = arguments[index + 1] == "rows"
+            case "--only": onlyRows = arguments[index + 1] == "rows"; onlyMixed = arguments[index + 1] == "mixed"
             default: break
             }
             index += 2
@@ -42,6 +43,7 @@ enum BatchBench {
             return
         }
         if onlyRows { try readingRows(work: work); return }
+        if onlyMixed { try mixedScripts(work: work, repeats: repeats); return }
         let data = (work as NSString).appendingPathComponent("tags-10000.csv")
         let data2k = (work as NSString).appendingPathComponent("tags-2000.csv")
         let data1k = (work as NSString).appendingPathComponent("tags-1000.csv")
@@ -107,6 +109,7 @@ enum BatchBench {
         }
         if targets.count > 1 { try? FileManager.default.removeItem(atPath: "/dev/shm/pinmint-batch-bench") }
 
+        try mixedScripts(work: work, repeats: repeats)
         try breakdown(work: work)
         try readingRows(work: work)
     }
@@ -232,9 +235,10 @@ enum BatchBench {
     }
 
     static func runBatch(_ data: String, folder: String, jobs: Int, scales: [Double],
-                         sprite: BatchConfiguration.SpriteOutput?, mode: PNGEncoder.Mode = .default) throws -> Double {
+                         sprite: BatchConfiguration.SpriteOutput?, mode: PNGEncoder.Mode = .default,
+                         label: String = "{price}萬") throws -> Double {
         let file = MarkerFile(style: MarkerStyle.preset(named: "price-tag")!)
-        var configuration = try BatchConfiguration(file: file, settings: ["label": try FieldTemplate("{price}萬", input: "label")],
+        var configuration = try BatchConfiguration(file: file, settings: ["label": try FieldTemplate(label, input: "label")],
                                                    idTemplate: try FieldTemplate("{id}", input: "id"), scales: scales,
                                                    outputFolder: folder, jobs: jobs)
         configuration.sprite = sprite
@@ -244,6 +248,46 @@ enum BatchBench {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard summary.failed == 0 else { throw SpriteError(input: data, problem: "\(summary.failed) rows failed") }
         return seconds
+    }
+
+    /// Place names in eight scripts (Latin, CJK, Arabic, Devanagari, Thai,
+    /// Hebrew, Cyrillic, Greek), one a row in turn, each with a distinct price.
+    static let mixedNames = ["Café Olé", "商户名", "مطعم", "नमस्ते", "ร้านอาหาร", "שלום", "Кафе", "Ταβέρνα"]
+
+    static func writeMixedNames(_ count: Int, to path: String) throws {
+        var text = "id,price,name\n"
+        for index in 0..<count { text += "tag-\(index),\(100 + index * 7),\(mixedNames[index % mixedNames.count])\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// (d) 10,000 price tags labelled in eight scripts ('{name} {price}', the
+    /// shipped fonts) against the same number labelled '{price}萬', 2 jobs,
+    /// tmpfs when it exists, PNG default, alternated and repeated; issue 22's
+    /// target is 8,000 markers/s for the mixed scripts.
+    static func mixedScripts(work: String, repeats: Int) throws {
+        let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/pinmint-batch-bench" : work
+        let latin = (work as NSString).appendingPathComponent("tags-10000.csv")
+        let mixed = (work as NSString).appendingPathComponent("mixed-10000.csv")
+        try writePrices(10_000, to: latin); try writeMixedNames(10_000, to: mixed)
+        print("(d) 10,000 price tags @1x, 2 jobs, PNG default, \(root): labels in eight scripts against '{price}萬'; "
+              + "load average \(loadAverage())")
+        var best = (latin: Double.infinity, mixed: Double.infinity)
+        for run in 0..<repeats {
+            var times = (latin: 0.0, mixed: 0.0)
+            for (data, label, isMixed) in [(latin, "{price}萬", false), (mixed, "{name} {price}", true)] {
+                let folder = (root as NSString).appendingPathComponent("mixed-\(isMixed)-\(run)")
+                try? FileManager.default.removeItem(atPath: folder)
+                let seconds = try runBatch(data, folder: folder, jobs: 2, scales: [1], sprite: nil, label: label)
+                try? FileManager.default.removeItem(atPath: folder)
+                if isMixed { times.mixed = seconds } else { times.latin = seconds }
+            }
+            best = (min(best.latin, times.latin), min(best.mixed, times.mixed))
+            print(String(format: "  run %d: '{price}萬' %.2f s (%.0f/s), eight scripts %.2f s (%.0f/s)",
+                         run + 1, times.latin, 10_000 / times.latin, times.mixed, 10_000 / times.mixed))
+        }
+        print(String(format: "  best: '{price}萬' %.0f markers/s, eight scripts %.0f markers/s (target 8,000), ratio %.2f",
+                     10_000 / best.latin, 10_000 / best.mixed, best.latin / best.mixed))
+        if root.hasPrefix("/dev/shm") { try? FileManager.default.removeItem(atPath: root) }
     }
 
     static func writePrices(_ count: Int, to path: String) throws {
