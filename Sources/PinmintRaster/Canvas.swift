@@ -286,13 +286,18 @@ public final class Canvas {
     /// The work limit of this canvas (`defaultWorkLimit` unless set):
     /// once the drawings so far have taken more, the next one throws
     /// `RasterError.outOfRange`. Any value is accepted; 0 or less refuses every drawing.
-    public var workLimit = Canvas.defaultWorkLimit {
+    // `workLimit`, `work`, `layers` and `clips` skip the dynamic
+    // exclusivity checks (`@exclusivity(unchecked)`), which every drawing
+    // would pay several times: a canvas is used from one thread, and its
+    // methods never hold an access to one of them across a call that
+    // touches it again.
+    @exclusivity(unchecked) public var workLimit = Canvas.defaultWorkLimit {
         // `work` is never negative, so only a limit near Int.min could overflow the difference.
         didSet { rasterizer.workLimit = workLimit > work ? workLimit - work : 0 }
     }
 
     /// The work the drawings so far have taken, in the units of `defaultWorkLimit`.
-    public private(set) var work = 0
+    @exclusivity(unchecked) public private(set) var work = 0
 
     /// Counts `amount` of work spent on something given up (a conflation
     /// redrawing past its budget), up to the limit and not past it: the
@@ -318,13 +323,13 @@ public final class Canvas {
     }
 
     /// layers[0] is the canvas itself; `beginLayer` pushes more.
-    var layers: [PixelBuffer]
+    @exclusivity(unchecked) var layers: [PixelBuffer]
     /// Layers, and their bytes, open on the canvases this one draws a group
     /// for (`drawGroupResolvingConflation`), which count against this one's
     /// `maximumLayerDepth` and `maximumLayerBytes`: nesting groups does not
     /// reset the limits.
     var inheritedLayerCount = 0, inheritedLayerBytes = 0
-    var clips: [ClipMask] = []
+    @exclusivity(unchecked) var clips: [ClipMask] = []
 
     // Scratch state reused by every drawing operation; from the previous
     // canvas that was deinitialised, when there was one (see `DrawingScratch`).

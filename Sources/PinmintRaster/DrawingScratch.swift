@@ -19,14 +19,19 @@ import Synchronization
 /// buffers referenced by nothing else) and moves whole between threads
 /// through the pool's lock.
 final class DrawingScratch: @unchecked Sendable {
-    var rasterizer = CoverageRasterizer()
-    var polylines = Polylines()
-    var stroker = Stroker()
-    var shadeRow: [SIMD4<Float>] = []
-    var shadowAlpha: [Float] = []
-    var shadowScratch: [Float] = []
+    // The buffers skip Swift's dynamic exclusivity checks
+    // (`@exclusivity(unchecked)`): every drawing reaches them several
+    // times, and a set is used by one canvas, on one thread, whose
+    // accessors (`Canvas.rasterizer` and the rest) never overlap two
+    // accesses to one buffer.
+    @exclusivity(unchecked) var rasterizer = CoverageRasterizer()
+    @exclusivity(unchecked) var polylines = Polylines()
+    @exclusivity(unchecked) var stroker = Stroker()
+    @exclusivity(unchecked) var shadeRow: [SIMD4<Float>] = []
+    @exclusivity(unchecked) var shadowAlpha: [Float] = []
+    @exclusivity(unchecked) var shadowScratch: [Float] = []
     /// A shape's points moved by its shadow's offset, while the shadow is rasterized.
-    var shadowPoints: [Point] = []
+    @exclusivity(unchecked) var shadowPoints: [Point] = []
 
     /// Roughly the memory the buffers hold, bytes.
     var retainedBytes: Int {
