@@ -42,7 +42,7 @@ extension CoverageRasterizer {
         let dxdy = (edge.xBottom - edge.xTop) / (edge.yBottom - edge.yTop)
         // ⌊yTop⌋ as an Int and as a Float (Float(n) - 1 is Float(n - 1): rows are far below 2²⁴).
         // With `wholeShape`, yTop ≥ bandTop ≥ 0: no step down.
-        let truncatedTop = Int(edge.yTop)
+        let truncatedTop = CoverageRasterizer.truncate(edge.yTop)
         let truncatedTopFloat = Float(truncatedTop)
         let stepsDown = !wholeShape && truncatedTopFloat > edge.yTop
         let topRow = stepsDown ? truncatedTop &- 1 : truncatedTop
@@ -80,7 +80,7 @@ extension CoverageRasterizer {
             // those of the general loop below, whose x offsets are then 0.
             let lastRow = min(bandBottom, CoverageRasterizer.ceiling(edge.yBottom))
             let xStart = edge.xTop - originX
-            let x0Cell = Int(larger(xStart, 0))
+            let x0Cell = CoverageRasterizer.truncate(larger(xStart, 0))
             let middle = 0.5 * (xStart + xStart) - Float(x0Cell)
             let left = 1 - middle
             if middle == 0 {
@@ -155,7 +155,7 @@ extension CoverageRasterizer {
                                       chain: Int32, ownership: Ownership?) {
         let x0 = larger(smaller(xStart, xEnd), 0), x1 = larger(larger(xStart, xEnd), 0)
         // Both are ≥ 0, so truncation is floor (and cheaper than floorf without SSE4.1).
-        let x0Cell = Int(x0)
+        let x0Cell = CoverageRasterizer.truncate(x0)
         let x0Floor = Float(x0Cell)
         // ⌈x1⌉ ≤ x0Cell + k exactly when x1 ≤ x0Floor + k (exact sums: cells
         // are far below 2²⁴), so the common cases need no ⌈x1⌉.
@@ -182,7 +182,7 @@ extension CoverageRasterizer {
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell, chain: chain)
             ownership?.claim(bandRow: bandRow, stride: stride, cell: x0Cell &+ 1, chain: chain)
         } else {
-            var x1Cell = Int(x1)
+            var x1Cell = CoverageRasterizer.truncate(x1)
             if Float(x1Cell) < x1 { x1Cell &+= 1 }
             accumulateAcrossCells(rowCells, touched: rowTouched, x0: x0, x1: x1, x0Cell: x0Cell, x1Cell: x1Cell,
                                   signedHeight: signedHeight, bandRow: bandRow, stride: stride, chain: chain,

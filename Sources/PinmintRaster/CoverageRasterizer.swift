@@ -1,4 +1,8 @@
 import PinmintGeometry
+#if arch(x86_64)
+// SSE (part of every x86-64 processor): `truncate`'s conversion.
+import _Builtin_intrinsics.intel
+#endif
 
 /// How overlapping subpaths decide what is inside (SVG `fill-rule`).
 public enum FillRule: String, Sendable, CaseIterable {
@@ -816,19 +820,36 @@ struct CoverageRasterizer {
         return min((wordIndex << 6) + word.trailingZeroBitCount, limit)
     }
 
-    /// ⌊value⌋ without a libm call (`floorf` is not an instruction before
-    /// SSE4.1): truncate, then step down for negative fractions.
+    /// `Int(value)` for the coordinates and cell positions of edges, which
+    /// are finite and clipped to the canvas's bounds (sides ≤ 16384), far
+    /// inside Int's range: on x86-64 one `cvttss2si`, without the checks of
+    /// `Int.init(_: Float)` (NaN, infinite, out of range), which cost a
+    /// compare and a branch each in every row an edge crosses. Out of range
+    /// the instruction gives Int.min: a defined value, not undefined
+    /// behaviour. Other machines use the checked conversion.
     @inline(__always)
-    static func floor(_ value: Float) -> Int {
-        let truncated = Int(value)
-        return Float(truncated) > value ? truncated - 1 : truncated
+    static func truncate(_ value: Float) -> Int {
+        #if arch(x86_64)
+        Int(_mm_cvttss_si64(_mm_set_ss(value)))
+        #else
+        Int(value)
+        #endif
     }
 
-    /// ⌈value⌉ without a libm call.
+    /// ⌊value⌋ without a libm call (`floorf` is not an instruction before
+    /// SSE4.1): truncate, then step down for negative fractions. For edge
+    /// coordinates (see `truncate`): the step cannot overflow.
+    @inline(__always)
+    static func floor(_ value: Float) -> Int {
+        let truncated = truncate(value)
+        return Float(truncated) > value ? truncated &- 1 : truncated
+    }
+
+    /// ⌈value⌉ without a libm call, for edge coordinates.
     @inline(__always)
     static func ceiling(_ value: Float) -> Int {
-        let truncated = Int(value)
-        return Float(truncated) < value ? truncated + 1 : truncated
+        let truncated = truncate(value)
+        return Float(truncated) < value ? truncated &+ 1 : truncated
     }
 
     /// Sets the bits of cells `first ... last` (both in one row).
