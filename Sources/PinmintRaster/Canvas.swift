@@ -66,9 +66,10 @@ final class PixelBuffer {
         dirtyStart.deallocate(); dirtyEnd.deallocate(); stale.deallocate()
     }
 
-    /// The pixels of row `y`.
+    /// The pixels of row `y` (0 ..< height). Wrapping arithmetic: for such
+    /// a row y × width × 4 is below `count`, which `init` computed checked.
     @inline(__always)
-    func row(_ y: Int) -> UnsafeMutablePointer<UInt16> { pointer + y * width * 4 }
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt16> { pointer + y &* width &* 4 }
 
     /// Zeroes row `y` if it is stale, so its memory holds its pixels, and
     /// records that columns `x0 ..< x1` are about to be written (nothing when
@@ -80,7 +81,8 @@ final class PixelBuffer {
         let wasTransparent = stale[y] || dirtyEnd[y] <= dirtyStart[y]
         if stale[y] {
             stale[y] = false
-            (row(y) + dirtyStart[y] * 4).update(repeating: 0, count: (dirtyEnd[y] - dirtyStart[y]) * 4)
+            // Dirty columns lie in 0 ... width: no overflow.
+            (row(y) + dirtyStart[y] &* 4).update(repeating: 0, count: (dirtyEnd[y] &- dirtyStart[y]) &* 4)
             dirtyStart[y] = 0; dirtyEnd[y] = 0
         }
         guard x1 > x0 else { return wasTransparent }
@@ -105,7 +107,8 @@ final class PixelBuffer {
         // The old dirty columns stay recorded until `endOverwrite` zeroes their right part.
         stale[y] = false
         let start = dirtyStart[y], leftEnd = min(dirtyEnd[y], x0)
-        if leftEnd > start { PixelBuffer.zero(row(y) + start * 4, count: leftEnd - start) }
+        // Columns lie in 0 ... width (dirty ones, or clipped): no overflow.
+        if leftEnd > start { PixelBuffer.zero(row(y) + start &* 4, count: leftEnd &- start) }
         return (true, true)
     }
 
@@ -114,7 +117,8 @@ final class PixelBuffer {
     func endOverwrite(_ y: Int, from x0: Int, to x1: Int, mustOverwrite: Bool) {
         if mustOverwrite {
             let rightStart = max(dirtyStart[y], x1), end = dirtyEnd[y]
-            if end > rightStart { PixelBuffer.zero(row(y) + rightStart * 4, count: end - rightStart) }
+            // Columns lie in 0 ... width (dirty ones, or clipped): no overflow.
+            if end > rightStart { PixelBuffer.zero(row(y) + rightStart &* 4, count: end &- rightStart) }
             dirtyStart[y] = x0; dirtyEnd[y] = x1
         } else {
             prepareRow(y, writing: x0, x1)
@@ -126,7 +130,8 @@ final class PixelBuffer {
     /// memset call; raw stores, so they may alias the UInt16 accesses.
     @inline(__always)
     static func zero(_ start: UnsafeMutablePointer<UInt16>, count: Int) {
-        guard count <= 4 else { start.update(repeating: 0, count: count * 4); return }
+        // count is a number of pixels in a row (≤ 16384): no overflow.
+        guard count <= 4 else { start.update(repeating: 0, count: count &* 4); return }
         let bytes = UnsafeMutableRawPointer(start)
         bytes.storeBytes(of: 0, as: UInt64.self)
         if count > 1 { bytes.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self) }
@@ -430,7 +435,7 @@ public final class Canvas {
     /// The colour of one pixel, straight alpha. `x` and `y` must be inside
     /// the canvas (0 ..< width, 0 ..< height): a precondition, outside it traps.
     public func pixel(x: Int, y: Int) -> Color {
-        // A checked stop that -Ounchecked keeps (it removes `precondition`).
+        // A checked stop, with a message that says which pixel.
         guard x >= 0 && x < width && y >= 0 && y < height else { fatalError("pixel (\(x), \(y)) is outside the canvas") }
         layers[0].prepareRow(y, writing: 0, 0)
         let p = layers[0].row(y) + x * 4

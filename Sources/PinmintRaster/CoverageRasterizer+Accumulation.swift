@@ -72,8 +72,9 @@ extension CoverageRasterizer {
         // for whole numbers, r < ⌈y⌉ exactly when r < y, so the rows r with Float(r) < rowsEnd.
         let rowsEnd = wholeShape ? edge.yBottom : smaller(Float(bandBottom), edge.yBottom)
         guard wholeShape || firstRowFloat < rowsEnd else { return }
-        var rowCells = cells + (firstRow - bandTop) &* stride
-        var rowTouched = touched + (firstRow - bandTop) &* wordsPerRow
+        // firstRow ≥ bandTop, both rows of the canvas's bounds: no overflow.
+        var rowCells = cells + (firstRow &- bandTop) &* stride
+        var rowTouched = touched + (firstRow &- bandTop) &* wordsPerRow
         if edge.xTop == edge.xBottom {
             // A vertical edge (the sides of boxes and callouts): the same
             // cells and fractions in every row, computed once; the values are

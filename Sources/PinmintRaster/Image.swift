@@ -11,8 +11,7 @@ public struct Image: Sendable {
     /// precondition: anything else traps (see the throwing
     /// `init(width:height:checkingPremultipliedPixels:)` for untrusted sizes).
     public init(width: Int, height: Int, premultipliedPixels pixels: [UInt16]) {
-        // A checked stop, not `precondition`: this module is built with
-        // -Ounchecked, which removes preconditions (see Package.swift).
+        // A checked stop, with a message that says which sizes.
         guard Image.valueCount(width: width, height: height) == pixels.count else {
             fatalError("pixel count \(pixels.count) does not match size \(width)x\(height)")
         }
