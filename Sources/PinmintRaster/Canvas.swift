@@ -268,12 +268,15 @@ public final class Canvas {
     /// No canvas may hold more than 16,777,216 pixels (128 MiB at 8 bytes a pixel).
     public static let maximumPixelCount = 1 << 24
 
+    // The tolerances, read by every drawing, skip the dynamic exclusivity
+    // checks, as `workLimit` and the rest below do.
+
     /// The curve flattening tolerance in device pixels for strokes and glyph
     /// outlines; see `defaultFlatteningTolerance`.
-    public var flatteningTolerance: Double = defaultFlatteningTolerance
+    @exclusivity(unchecked) public var flatteningTolerance: Double = defaultFlatteningTolerance
     /// The tolerance in device pixels of the centred flattening that fills,
     /// clips and coverage masks use; see `defaultCentredFlatteningTolerance`.
-    public var fillFlatteningTolerance: Double = defaultCentredFlatteningTolerance
+    @exclusivity(unchecked) public var fillFlatteningTolerance: Double = defaultCentredFlatteningTolerance
 
     /// The work a canvas's drawings may take together, in units of about
     /// 5.6 instructions (a nanosecond on the project's machines): each

@@ -881,74 +881,86 @@ struct CoverageRasterizer {
     @discardableResult
     private mutating func appendEdges(_ polylines: Polylines, bounds: PixelBounds, path: Int32,
                                       pointsInside: Bool = false) -> EdgeExtent {
-        var extent = EdgeExtent()
-        guard !bounds.isEmpty else { return extent }
+        guard !bounds.isEmpty else { return EdgeExtent() }
         let clip = (x0: Double(bounds.x0), y0: Double(bounds.y0), x1: Double(bounds.x1), y1: Double(bounds.y1))
-        var chain = nextChain
-        defer { nextChain = chain &+ 1 }
         // A segment becomes at most three edges (cut at both sides): room for
         // all of them, written through a pointer with no check per edge.
         edges.reserve(3 * polylines.points.count)
-        var cursor = edges.appendPointer
-        defer { edges.commit(upTo: cursor) }
+        var chain = nextChain, cursor = edges.appendPointer, extent = EdgeExtent()
+        // The loop is a function of its own, taking these as inout
+        // parameters: as variables that the closure captured (and the
+        // segment function within it), each access took a dynamic
+        // exclusivity check.
         polylines.points.withUnsafeBufferPointer { points in
-            guard let base = points.baseAddress else { return }
-            for subpath in polylines.subpaths where subpath.count > 1 {
-                let start = subpath.start, end = subpath.start + subpath.count
-                chain &+= 1
-                if pointsInside {
-                    appendInsideEdges(base + start, count: subpath.count, clip: clip, path: path, chain: &chain,
-                                      cursor: &cursor, extent: &extent)
-                    continue
-                }
-                var previousDown: Bool? = nil
-                // Each vertex is tested against the bounds and converted to
-                // Float once, as the end of one segment, and the answers kept
-                // for the next segment's start.
-                var from = points[start]
-                var fromInside = CoverageRasterizer.isInside(from, clip)
-                var fromX = Float(from.x), fromY = Float(from.y)
-                /// The segment from `from` to `to`, which becomes the next `from`.
-                @inline(__always)
-                func segment(to: Point) {
-                    let toInside = CoverageRasterizer.isInside(to, clip)
-                    let toX = Float(to.x), toY = Float(to.y)
-                    defer { from = to; fromInside = toInside; fromX = toX; fromY = toY }
-                    if from.y != to.y {
-                        let down = to.y > from.y
-                        if let previousDown, previousDown != down { chain &+= 1 }
-                        previousDown = down
-                        // Compare in Float: segments thinner than Float can tell apart carry no area.
-                        guard fromY != toY else { return }
-                        if fromInside && toInside {
-                            // Most segments lie inside the bounds: no clipping to do.
-                            cursor.initialize(to: Edge(fromX, fromY, toX, toY, down: down, chain: chain, path: path))
-                            extent.include(cursor.pointee)
-                            cursor += 1
-                        } else {
-                            let written = cursor
-                            CoverageRasterizer.addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
-                            extent.include(from: written, to: cursor)
-                        }
-                    } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
-                                && CoverageRasterizer.isFractional(from.y) {
-                        // Horizontal segments carry no area, but where one meets
-                        // another chain inside a pixel the row needs the exact pass.
-                        // One lying on a row boundary is inside no row's pixels.
-                        let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
-                        let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
-                        exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
-                    }
-                }
-                // A pointer walk: the range's loop kept two counters.
-                var next = base + (start + 1)
-                let last = base + end
-                while next < last { segment(to: next.pointee); next += 1 }
-                // The closing segment.
-                segment(to: points[start])
-            }
+            appendSubpaths(points, polylines.subpaths, clip: clip, path: path, pointsInside: pointsInside,
+                           chain: &chain, cursor: &cursor, extent: &extent)
         }
+        nextChain = chain &+ 1
+        edges.commit(upTo: cursor)
         return extent
+    }
+
+    /// `appendEdges`'s loop over the subpaths of `points`.
+    private mutating func appendSubpaths(_ points: UnsafeBufferPointer<Point>,
+                                         _ subpaths: [(start: Int, count: Int, isClosed: Bool)],
+                                         clip: (x0: Double, y0: Double, x1: Double, y1: Double), path: Int32,
+                                         pointsInside: Bool, chain: inout Int32,
+                                         cursor: inout UnsafeMutablePointer<Edge>, extent: inout EdgeExtent) {
+        guard let base = points.baseAddress else { return }
+        for subpath in subpaths where subpath.count > 1 {
+            let start = subpath.start, end = subpath.start + subpath.count
+            chain &+= 1
+            if pointsInside {
+                appendInsideEdges(base + start, count: subpath.count, clip: clip, path: path, chain: &chain,
+                                  cursor: &cursor, extent: &extent)
+                continue
+            }
+            var previousDown: Bool? = nil
+            // Each vertex is tested against the bounds and converted to
+            // Float once, as the end of one segment, and the answers kept
+            // for the next segment's start.
+            var from = points[start]
+            var fromInside = CoverageRasterizer.isInside(from, clip)
+            var fromX = Float(from.x), fromY = Float(from.y)
+            /// The segment from `from` to `to`, which becomes the next `from`.
+            @inline(__always)
+            func segment(to: Point) {
+                let toInside = CoverageRasterizer.isInside(to, clip)
+                let toX = Float(to.x), toY = Float(to.y)
+                defer { from = to; fromInside = toInside; fromX = toX; fromY = toY }
+                if from.y != to.y {
+                    let down = to.y > from.y
+                    if let previousDown, previousDown != down { chain &+= 1 }
+                    previousDown = down
+                    // Compare in Float: segments thinner than Float can tell apart carry no area.
+                    guard fromY != toY else { return }
+                    if fromInside && toInside {
+                        // Most segments lie inside the bounds: no clipping to do.
+                        cursor.initialize(to: Edge(fromX, fromY, toX, toY, down: down, chain: chain, path: path))
+                        extent.include(cursor.pointee)
+                        cursor += 1
+                    } else {
+                        let written = cursor
+                        CoverageRasterizer.addClippedSlowly(from, to, clip, chain: chain, path: path, into: &cursor)
+                        extent.include(from: written, to: cursor)
+                    }
+                } else if from.x != to.x && from.y > clip.y0 && from.y < clip.y1
+                            && CoverageRasterizer.isFractional(from.y) {
+                    // Horizontal segments carry no area, but where one meets
+                    // another chain inside a pixel the row needs the exact pass.
+                    // One lying on a row boundary is inside no row's pixels.
+                    let left = min(max(min(from.x, to.x), clip.x0), clip.x1)
+                    let right = min(max(max(from.x, to.x), clip.x0), clip.x1)
+                    exactRows.addHorizontal(y: Float(from.y), left: Float(left), right: Float(right), chain: chain)
+                }
+            }
+            // A pointer walk: the range's loop kept two counters.
+            var next = base + (start + 1)
+            let last = base + end
+            while next < last { segment(to: next.pointee); next += 1 }
+            // The closing segment.
+            segment(to: points[start])
+        }
     }
 
     /// `appendEdges` for one subpath of `count` (2 or more) points from
