@@ -6,11 +6,12 @@ import Testing
 /// Random drawings across the edges of small canvases: paths of lines and
 /// curves that reach past every side, fills and dashed strokes, nested
 /// clips, layers composited through clips, groups resolving conflation,
-/// gradients and shadows. The release build drops Swift's bounds checks in
-/// the rasterizer (`-Ounchecked`, Package.swift); this sweep runs in the
+/// gradients and shadows. The rasterizer's hot loops index through
+/// unsafe buffer pointers, which no build checks; this sweep runs in the
 /// debug build, where every array index and integer operation is checked,
-/// so an index the rasterizer's clipped bounds do not keep in range traps
-/// here (as the clip + line case of issue 21 did, ClippedLayerTests).
+/// and where the pointers' offsets come from the same clipped bounds as
+/// the arrays', so an index those bounds do not keep in range traps here
+/// (as the clip + line case of issue 21 did, ClippedLayerTests).
 /// `make fuzz` covers the same code in the release mode under
 /// AddressSanitizer (the path-data, svg-render and marker-render harnesses).
 ///
