@@ -19,16 +19,11 @@ import Testing
 /// `PINMINT_SWEEP_CASES` sets the number of drawings (default 250 a
 /// seed); the seeds make every run draw the same.
 struct BoundsSweepTests {
-    /// SplitMix64 (Steele, Lea and Flood 2014): small, and the same on every machine.
+    /// SpanTests' SplitMix64, with the draws this sweep needs.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SpanTests.SplitMix
+        init(state: UInt64) { generator = SpanTests.SplitMix(state: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         /// A value in `range`, often a whole or half pixel (edges on pixel boundaries are their own case).
         mutating func coordinate(_ range: ClosedRange<Double>) -> Double {
