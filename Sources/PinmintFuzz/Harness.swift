@@ -91,9 +91,12 @@ struct HarnessFailure: Error, CustomStringConvertible {
 /// Errors must name the input and the problem on one line: a message that
 /// is empty or holds a line break is a failure.
 private func expectOneLine(_ error: any Error) throws(HarnessFailure) {
-    let message = String(describing: error)
+    try expectOneLine(message: String(describing: error), of: "\(type(of: error))")
+}
+
+private func expectOneLine(message: String, of kind: String) throws(HarnessFailure) {
     if message.trimmingCharacters(in: .whitespaces).isEmpty {
-        throw HarnessFailure(description: "an error without a message (\(type(of: error)))")
+        throw HarnessFailure(description: "an error without a message (\(kind))")
     }
     if message.contains(where: \.isNewline) {
         throw HarnessFailure(description: "an error message of more than one line: \(message.debugDescription)")
@@ -125,7 +128,7 @@ private func readRows(_ bytes: [UInt8], format: DataFormat) throws(HarnessFailur
         var rows = 0
         while let result = try reader.next() {
             rows += 1
-            if case .malformed(_, let problem) = result { try expectOneLine(HarnessFailure(description: problem)) }
+            if case .malformed(_, let problem) = result { try expectOneLine(message: problem, of: "a malformed row") }
             // Every row consumes at least one byte (a line, a record or a feature).
             if rows > bytes.count + 1 { throw HarnessFailure(description: "\(rows) rows from \(bytes.count) bytes: the reader does not advance") }
         }

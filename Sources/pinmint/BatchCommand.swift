@@ -180,7 +180,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let summary = try BatchRenderer(configuration: configuration).run(reader, progress: { bar.update($0) },
                                                                      failure: { failures.report($0) },
                                                                      missingGlyphs: { if !quiet { boxes.report($0) } },
-                                                                     notice: { if !quiet { writeStandardError("pinmint: batch: \(oneLine($0))\n") } })
+                                                                     notice: { if !quiet { writeStandardError("pinmint: batch: \(MessageText.oneLine($0))\n") } })
     bar.finish(summary)
     failures.finish()
     boxes.finish()
@@ -189,7 +189,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
                            + "as boxes (install a font that has them, or add --font-dir; --strict-glyphs makes them failures)\n")
     }
     if !quiet && !summary.sheets.isEmpty {
-        writeStandardError("pinmint: sprite \(oneLine(summary.sheets.joined(separator: ", ")))\n")
+        writeStandardError("pinmint: sprite \(MessageText.oneLine(summary.sheets.joined(separator: ", ")))\n")
     }
     return summary.failed > 0 ? 1 : 0
 }
@@ -226,7 +226,7 @@ private enum Interruption {
 }
 
 /// Failed rows (or rows drawn with missing glyphs) on standard error: the
-/// first 100, then a count. Each is one line (`oneLine`): a row's id or
+/// first 100, then a count. Each is one line (`MessageText.oneLine`): a row's id or
 /// value may hold a newline or an escape sequence, shown as `\n`,
 /// `\u{1B}`, never sent to the terminal as is.
 private final class FailureReport: @unchecked Sendable {
@@ -242,7 +242,7 @@ private final class FailureReport: @unchecked Sendable {
         count += 1
         if count <= Self.limit {
             ProgressBar.clearLine()
-            writeStandardError("pinmint: \(prefix)\(oneLine(error.description))\n")
+            writeStandardError("pinmint: \(prefix)\(MessageText.oneLine(error.description))\n")
         }
     }
     func finish() {

@@ -94,7 +94,7 @@ func runSprite(_ rawArguments: [String]) throws {
         let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
         summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
     }
-    if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(oneLine(warning))\n") } }
+    if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(MessageText.oneLine(warning))\n") } }
     // The folders made for the sprite are removed again if it is not written (a name too long, a clash).
     let madeFolders = try OutputFolders.make(PathName.folder(of: base))
     let set = FileSet(folderProblem: SpriteSheet.folderProblem)

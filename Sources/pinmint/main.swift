@@ -36,7 +36,7 @@ diff, golden and batch have their own (see their --help).
 """
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
-    writeStandardError("pinmint: \(oneLine(message))\n")
+    writeStandardError("pinmint: \(MessageText.oneLine(message))\n")
     exit(code)
 }
 
@@ -90,10 +90,6 @@ func finish(_ code: Int32, outputFailureCode: Int32 = 3) -> Never {
 func writeStandardError(_ text: String) {
     _ = PNGEncoder.writeAll(Array(text.utf8), to: STDERR_FILENO)
 }
-
-/// `message` on one line: control characters that input echoed into it may
-/// hold (a newline in a file name, a JSON key, a CSV field) shown as escapes.
-func oneLine(_ message: String) -> String { MessageText.oneLine(message) }
 
 // A closed standard output (`>&-`) would let the next file opened take
 // descriptor 1, and print into it: hold it with /dev/null opened read-only,
