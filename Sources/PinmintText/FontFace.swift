@@ -43,12 +43,19 @@ public final class FontFace {
     @exclusivity(unchecked) private var outlines: [GlyphKey: GlyphOutline] = [:]
     @exclusivity(unchecked) private var masks: [MaskKey: CoverageMask] = [:]
     @exclusivity(unchecked) private var maskBytes = 0
+    /// Characters' glyphs (code point << 32 | glyph) by the low byte of the
+    /// code point; all ones is empty (no code point is that large).
+    @exclusivity(unchecked) private var recentGlyphs = [UInt64](repeating: .max, count: 256)
     /// HarfBuzz's font over this face, made when the face first shapes text.
     private lazy var harfBuzz = HarfBuzzFont(freeType: freeType)
     /// Runs shaped so far, by their own text (positions in design units,
     /// so one entry serves every size): in a batch of price tags the 萬 of
     /// every label is shaped once, its digits each time.
     @exclusivity(unchecked) private var shapedRuns: [RunKey: [ShapedGlyph]] = [:]
+    /// Characters shaped alone, a table per plan (script, language and
+    /// features; a face meets few), by character and text ends (see
+    /// `shapeByCharacter`): a price's digits are each shaped once.
+    @exclusivity(unchecked) private var characterTables: [CharacterTable] = []
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
     /// is missing, not a font, the index is out of range, or the face has
@@ -78,7 +85,18 @@ public final class FontFace {
 
     /// The glyph for a Unicode scalar, or nil when the face has none.
     public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
-        let glyph = freeType.glyphIndex(of: scalar)
+        // Itemizing asks each face of the chain in turn for every character of
+        // every label; the cmap's binary search is kept for the last character
+        // seen in each of 256 slots.
+        let slot = Int(scalar.value & 0xFF)
+        let recent = recentGlyphs[slot]
+        let glyph: UInt32
+        if recent >> 32 == UInt64(scalar.value) {
+            glyph = UInt32(truncatingIfNeeded: recent)
+        } else {
+            glyph = freeType.glyphIndex(of: scalar)
+            recentGlyphs[slot] = UInt64(scalar.value) << 32 | UInt64(glyph)
+        }
         return glyph == 0 ? nil : glyph
     }
 
@@ -158,6 +176,8 @@ public final class FontFace {
         outlines.removeAll()
         masks.removeAll()
         maskBytes = 0
+        shapedRuns.removeAll()
+        characterTables.removeAll()
     }
 
     /// A run of text shaped by HarfBuzz on its own (see `HarfBuzzFont.shape`;
@@ -167,6 +187,17 @@ public final class FontFace {
     /// `maximumShapedRuns`, then the cache starts again empty).
     func shape(_ run: ArraySlice<UInt32>, startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32,
                language: String?, features: [TextFeature]) -> [ShapedGlyph] {
+        if !rightToLeft, let glyphs = shapeByCharacter(run, startsText: startsText, endsText: endsText, script: script,
+                                                       language: language, features: features) {
+            return glyphs
+        }
+        return shapeWhole(run, startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
+                          language: language, features: features)
+    }
+
+    /// `shape` without setting runs from their characters: the run shaped whole (and cached).
+    func shapeWhole(_ run: ArraySlice<UInt32>, startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32,
+                    language: String?, features: [TextFeature]) -> [ShapedGlyph] {
         let key = RunKey(text: Array(run), startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
                          language: language, features: features)
         if let cached = shapedRuns[key] { return cached }
@@ -183,6 +214,107 @@ public final class FontFace {
 
     /// Shaped runs one face keeps.
     static let maximumShapedRuns = 4096
+
+    /// A left-to-right run set from its characters each shaped alone, when
+    /// that is what shaping the run would give; nil when it may not be.
+    ///
+    /// A run of characters that are each a grapheme cluster
+    /// (`ShapedParagraph.isClusterOfOne`: no mark can join them) is set
+    /// from them when every character, and every pair of neighbours,
+    /// shapes as if alone: each pair shaped together gives the two
+    /// characters' own glyphs and advances (no kerning, ligature or
+    /// contextual form between them), and HarfBuzz marks no glyph of it
+    /// as depending on text further on (HB_GLYPH_FLAG_UNSAFE_TO_CONCAT,
+    /// which a contextual lookup longer than the pair leaves where it
+    /// stopped for want of text). So "5201" is set from 5, 2, 0 and 1 and
+    /// the pairs 52, 20 and 01, each shaped once per face, where a new price
+    /// would otherwise be shaped whole: a HarfBuzz call on a short run costs
+    /// as much as laying out the rest of the label. "AVATAR" is shaped
+    /// whole (A and V kern). Only the first and last character keep the
+    /// text's ends (BOT, EOT). CharacterShapingTests compares the result
+    /// with whole-run shaping on random runs in several scripts.
+    func shapeByCharacter(_ run: ArraySlice<UInt32>, startsText: Bool, endsText: Bool, script: UInt32,
+                          language: String?, features: [TextFeature]) -> [ShapedGlyph]? {
+        let plan = CharacterPlan(script: script, language: language, features: features)
+        let table: Int
+        if let known = characterTables.firstIndex(where: { $0.plan == plan }) {
+            table = known
+        } else {
+            characterTables.append(CharacterTable(plan: plan))
+            table = characterTables.count - 1
+        }
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(run.count)
+        var cluster: Int32 = 0
+        var previous: UInt32? = nil
+        for index in run.indices {
+            let scalar = run[index]
+            guard ShapedParagraph.isClusterOfOne(scalar) else { return nil }
+            if let previous {
+                let pair = UInt64(previous) << 32 | UInt64(scalar)
+                let alone: Bool
+                if let known = characterTables[table].pairs[pair] {
+                    alone = known
+                } else {
+                    alone = shapesAlone(previous, scalar, plan: plan)
+                    characterTables[table].pairs.set(alone, for: pair)
+                }
+                guard alone else { return nil }
+            }
+            previous = scalar
+            let starts = startsText && index == run.startIndex, ends = endsText && index == run.endIndex - 1
+            let key = UInt64(scalar) << 2 | (starts ? 1 : 0) | (ends ? 2 : 0)
+            let shaped: ShapedCharacter
+            if let known = characterTables[table].characters[key] {
+                shaped = known
+            } else {
+                shaped = shapeAlone(scalar, startsText: starts, endsText: ends, plan: plan)
+                characterTables[table].characters.set(shaped, for: key)
+            }
+            switch shaped {
+            case .glyph(let glyph):
+                glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster, advance: glyph.advance,
+                                          xOffset: glyph.xOffset, yOffset: glyph.yOffset))
+            case .glyphs(let several):
+                for glyph in several {
+                    glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster, advance: glyph.advance,
+                                              xOffset: glyph.xOffset, yOffset: glyph.yOffset))
+                }
+            case .withNeighbours:
+                return nil
+            }
+            cluster += 1
+        }
+        return glyphs
+    }
+
+    /// Whether `first` and `second` shaped together give their own glyphs,
+    /// unmarked (see `shapeByCharacter`).
+    private func shapesAlone(_ first: UInt32, _ second: UInt32, plan: CharacterPlan) -> Bool {
+        func glyphs(_ text: [UInt32]) -> [ShapedGlyph]? {
+            var glyphs: [ShapedGlyph] = []
+            let concatenates = text.withUnsafeBufferPointer { pointer in
+                harfBuzz.shape(pointer, startsText: false, endsText: false, rightToLeft: false, script: plan.script,
+                               language: plan.language, features: plan.features, marksConcatenation: true, into: &glyphs)
+            }
+            return concatenates ? glyphs : nil
+        }
+        guard let together = glyphs([first, second]), let left = glyphs([first]), let right = glyphs([second]) else { return false }
+        let apart = left + right.map { ShapedGlyph(glyph: $0.glyph, cluster: 1, advance: $0.advance, xOffset: $0.xOffset, yOffset: $0.yOffset) }
+        return together == apart
+    }
+
+    /// One character shaped on its own, with HarfBuzz's concatenation marks.
+    private func shapeAlone(_ scalar: UInt32, startsText: Bool, endsText: Bool, plan: CharacterPlan) -> ShapedCharacter {
+        var glyphs: [ShapedGlyph] = []
+        let text = [scalar]
+        let concatenates = text.withUnsafeBufferPointer { pointer in
+            harfBuzz.shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: false, script: plan.script,
+                           language: plan.language, features: plan.features, marksConcatenation: true, into: &glyphs)
+        }
+        guard concatenates else { return .withNeighbours }
+        return glyphs.count == 1 ? .glyph(glyphs[0]) : .glyphs(glyphs)
+    }
 
     /// The coverage mask of a glyph drawn at a sub-pixel offset, made by
     /// `make` the first time. Hinted glyphs sit on whole pixels, so one mask
@@ -313,6 +445,30 @@ struct HashFold {
     mutating func add(_ length: Double) { add(length == 0 ? 0 : length.bitPattern) }
 }
 
+
+/// A left-to-right shaping plan as `shapeByCharacter` tells its tables apart.
+struct CharacterPlan: Equatable {
+    let script: UInt32
+    let language: String?
+    let features: [TextFeature]
+}
+
+/// What `shapeByCharacter` keeps for one plan: characters shaped alone,
+/// by code point and text ends, and whether each pair met shapes apart.
+struct CharacterTable {
+    let plan: CharacterPlan
+    var characters = WordTable<ShapedCharacter>(limit: FontFace.maximumShapedRuns)
+    var pairs = WordTable<Bool>(limit: FontFace.maximumShapedRuns)
+}
+
+/// A character shaped alone: its glyph (most characters), its glyphs, or
+/// `withNeighbours` when HarfBuzz marked it as shaped differently beside
+/// other text (kerning, ligatures, contextual forms).
+enum ShapedCharacter {
+    case glyph(ShapedGlyph)
+    case glyphs([ShapedGlyph])
+    case withNeighbours
+}
 
 /// What a shaped run depends on (not its size: design units). Hashed by
 /// one fold of the text and the flags, worked out once (see `HashFold`):

@@ -118,9 +118,19 @@ final class HarfBuzzFont {
     /// shaped without the text around it, as a browser shapes each font's
     /// and script's run: nothing joins or reorders across such a boundary.
     /// Glyphs come in visual order: left to right, also for right-to-left text.
+    ///
+    /// `marksConcatenation` asks HarfBuzz to mark the glyphs whose shaping
+    /// could change if text were put next to them
+    /// (HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT); the result then says
+    /// whether no glyph is so marked: whether this text's glyphs may be set
+    /// beside those of other such text, as shaping both together would
+    /// (HarfBuzz documents it for reshaping only a line's ends after line
+    /// breaking; `FontFace.shape` uses it to set runs from shaped characters).
+    @discardableResult
     func shape(_ text: UnsafeBufferPointer<UInt32>, startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32,
-               language: String?, features: [TextFeature], into glyphs: inout [ShapedGlyph]) {
-        guard !text.isEmpty else { return }
+               language: String?, features: [TextFeature], marksConcatenation: Bool = false,
+               into glyphs: inout [ShapedGlyph]) -> Bool {
+        guard !text.isEmpty else { return true }
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
@@ -133,6 +143,7 @@ final class HarfBuzzFont {
         var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
         if startsText { flags |= HB_BUFFER_FLAG_BOT.rawValue }
         if endsText { flags |= HB_BUFFER_FLAG_EOT.rawValue }
+        if marksConcatenation { flags |= HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue }
         hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
         let settings = features.map { pinmint_hb_global_feature($0.tag, $0.value) }
         let key = PlanKey(rightToLeft: rightToLeft, script: script, language: language, features: features)
@@ -150,13 +161,16 @@ final class HarfBuzzFont {
         _ = settings.withUnsafeBufferPointer { hb_shape_plan_execute(plan, font, buffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count)
-        else { return }
+        else { return false }
         glyphs.reserveCapacity(glyphs.count + Int(count))
+        var concatenates = true
         for index in 0..<Int(count) {
+            if infos[index].mask & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 { concatenates = false }
             glyphs.append(ShapedGlyph(glyph: infos[index].codepoint, cluster: Int32(bitPattern: infos[index].cluster),
                                       advance: positions[index].x_advance, xOffset: positions[index].x_offset,
                                       yOffset: positions[index].y_offset))
         }
+        return concatenates
     }
 
     /// HarfBuzz's version, e.g. "6.0.0".

@@ -101,8 +101,11 @@ struct ShapedParagraph {
     /// punctuation, CJK punctuation without the kana voicing marks, kana,
     /// Han, precomposed Hangul and fullwidth forms without the halfwidth
     /// voicing marks (UAX #29: none of them extends another or is extended).
-    static func isClusterOfOne(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    static func isClusterOfOne(_ scalar: Unicode.Scalar) -> Bool { isClusterOfOne(scalar.value) }
+
+    /// `isClusterOfOne` for a code point.
+    static func isClusterOfOne(_ scalar: UInt32) -> Bool {
+        switch scalar {
         case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x3000...0x3029, 0x3030...0x3098, 0x309B...0x30FF,
              0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF01...0xFF9D: true
         default: false
@@ -123,19 +126,21 @@ struct ShapedParagraph {
     /// Each code point's script, shared and inherited ones resolved (see the type's comment).
     static func scripts(_ text: [UInt32]) -> [UInt32] {
         var scripts = text.map(script)
+        // The shared characters before the first script's character, which take that script.
+        var leading = 0
         var last: UInt32? = nil
-        var pending: [Int] = []
         for index in scripts.indices {
             let script = scripts[index]
             if script == UnicodeScript.common || script == UnicodeScript.inherited || script == UnicodeScript.unknown {
-                if let last { scripts[index] = last } else { pending.append(index) }
+                if let last { scripts[index] = last } else { leading += 1 }
+            } else if last == nil {
+                for waiting in 0..<leading { scripts[waiting] = script }
+                last = script
             } else {
-                for waiting in pending { scripts[waiting] = script }
-                pending.removeAll()
                 last = script
             }
         }
-        for waiting in pending { scripts[waiting] = UnicodeScript.common }
+        if last == nil { for waiting in 0..<leading { scripts[waiting] = UnicodeScript.common } }
         return scripts
     }
 
