@@ -22,7 +22,10 @@ public final class FontFallback {
         }
     }
 
-    public private(set) var members: [Member]
+    // Read for every character and glyph of every label; a chain is used by one
+    // thread at a time and only `extend` and `colorMember` change it, so no
+    // access overlaps another (the dynamic checks were a runtime call per read).
+    @exclusivity(unchecked) public private(set) var members: [Member]
     /// Where `extend` finds more faces (nil: the chain is fixed), and the style asked for.
     private let library: FontLibrary?
     private let weight: Int, italic: Bool

@@ -10,10 +10,23 @@ struct LineSetter {
     let scale: Double
     let pixelSize: Double
     let maxWidth: Double?
-    /// Each line: its glyphs placed left to right, its width and direction.
-    var lines: [(glyphs: [TextLayout.PlacedGlyph], width: Double, isRightToLeft: Bool)] = []
+    /// One line: its glyphs placed left to right, its width and direction.
+    /// (Structs, not tuples: an array of tuples looks its type up at run time.)
+    struct SetLine {
+        var glyphs: [TextLayout.PlacedGlyph]
+        var width: Double
+        var isRightToLeft: Bool
+    }
+
+    /// Where a line's text came from: its paragraph and range of code points.
+    struct Source {
+        let paragraph: Int
+        let range: Range<Int>
+    }
+
+    var lines: [SetLine] = []
     /// Where each line's text came from, to cut it again for `maxLines`.
-    private var sources: [(paragraph: Int, range: Range<Int>)] = []
+    private var sources: [Source] = []
     private var paragraphs: [ShapedParagraph] = []
     var missing: [Unicode.Scalar] = []
     var didTruncate = false
@@ -75,7 +88,8 @@ struct LineSetter {
     /// Places runs (logical order) on one line: visual order by their levels
     /// (rule L2), glyphs on whole pixels when hinting.
     func place(_ runs: [ShapedRun], text: [UInt32]) throws(FontError) -> (glyphs: [TextLayout.PlacedGlyph], width: Double) {
-        let order = Bidi.visualOrder(levels: runs.map(\.level))
+        // Left-to-right runs only (most labels): already in visual order.
+        let order = runs.allSatisfy({ $0.level == 0 }) ? Array(runs.indices) : Bidi.visualOrder(levels: runs.map(\.level))
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
         var pen = 0.0, lastSpacing = 0.0
@@ -149,8 +163,8 @@ struct LineSetter {
     }
 
     private mutating func addLine(_ line: (glyphs: [TextLayout.PlacedGlyph], width: Double), paragraph: Int, range: Range<Int>) {
-        lines.append((line.glyphs, line.width, paragraphs[paragraph].paragraphLevel == 1))
-        if style.maxLines != nil { sources.append((paragraph, range)) }
+        lines.append(SetLine(glyphs: line.glyphs, width: line.width, isRightToLeft: paragraphs[paragraph].paragraphLevel == 1))
+        if style.maxLines != nil { sources.append(Source(paragraph: paragraph, range: range)) }
     }
 
     /// Line ranges by greedy filling: take clusters while the line, its
@@ -243,7 +257,7 @@ struct LineSetter {
         let source = sources[maxLines - 1]
         let paragraph = paragraphs[source.paragraph]
         let cut = try truncated(paragraph, range: source.range, to: maxWidth)
-        lines[maxLines - 1] = (cut.glyphs, cut.width, paragraph.paragraphLevel == 1)
+        lines[maxLines - 1] = SetLine(glyphs: cut.glyphs, width: cut.width, isRightToLeft: paragraph.paragraphLevel == 1)
         didTruncate = true
     }
 }

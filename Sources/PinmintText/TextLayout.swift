@@ -47,26 +47,58 @@ public struct TextLayout {
         public let baseline: Double
     }
 
-    public let style: TextStyle
+    /// What the layout holds, shared by its copies: markers keep and pass
+    /// layouts around by value, and a copy of this many fields (arrays, a
+    /// style with strings, the chain) cost a retain and a release each.
+    private final class Storage {
+        let style: TextStyle
+        let scale: Double
+        let pixelSize: Double
+        let lines: [Line]
+        let metrics: FontMetrics
+        let deviceSize: Size
+        let missingCharacters: [Unicode.Scalar]
+        let isTruncated: Bool
+        let fallback: FontFallback
+        let inkBounds: Rect?
+
+        init(style: TextStyle, scale: Double, pixelSize: Double, lines: [Line], metrics: FontMetrics, deviceSize: Size,
+             missingCharacters: [Unicode.Scalar], isTruncated: Bool, fallback: FontFallback) {
+            self.style = style
+            self.scale = scale
+            self.pixelSize = pixelSize
+            self.lines = lines
+            self.metrics = metrics
+            self.deviceSize = deviceSize
+            self.missingCharacters = missingCharacters
+            self.isTruncated = isTruncated
+            self.fallback = fallback
+            inkBounds = TextLayout.inkBounds(of: lines)
+        }
+    }
+
+    private let storage: Storage
+
+    public var style: TextStyle { storage.style }
     /// Pixel ratio: device pixels per point.
-    public let scale: Double
+    public var scale: Double { storage.scale }
     /// Em size in device pixels (`style.fontSize × scale`).
-    public let pixelSize: Double
-    public let lines: [Line]
+    public var pixelSize: Double { storage.pixelSize }
+    public var lines: [Line] { storage.lines }
     /// Ascent, descent and line height used, device pixels (the largest
     /// among the faces the text uses).
-    public let metrics: FontMetrics
+    public var metrics: FontMetrics { storage.metrics }
     /// Width and height of the layout box in device pixels, whole numbers:
     /// the widest line (or `maxWidth`, when alignment needs the box) by the
     /// lines' height.
-    public let deviceSize: Size
+    public var deviceSize: Size { storage.deviceSize }
     /// Characters no face of the chain has; each was drawn as the first
     /// face's .notdef box. In order of first appearance, without repeats.
-    public let missingCharacters: [Unicode.Scalar]
+    public var missingCharacters: [Unicode.Scalar] { storage.missingCharacters }
     /// True when text was cut (maxLines, or a line too wide with `wraps` off).
-    public let isTruncated: Bool
+    public var isTruncated: Bool { storage.isTruncated }
     /// The chain the glyphs came from (drawing caches glyph masks in its faces).
-    let fallback: FontFallback
+    var fallback: FontFallback { storage.fallback }
 
     /// Whether the first paragraph reads right to left (where `start` and `end` align it).
     public var isRightToLeft: Bool { lines.first?.isRightToLeft ?? false }
@@ -80,7 +112,7 @@ public struct TextLayout {
     /// device pixels, relative to the layout box's top-left corner (no
     /// halo); nil when nothing is drawn.
     /// Worked out once, when the text is laid out.
-    public let inkBounds: Rect?
+    public var inkBounds: Rect? { storage.inkBounds }
 
     /// The union of the placed glyphs' outline bounds (see `inkBounds`).
     static func inkBounds(of lines: [Line]) -> Rect? {
@@ -167,12 +199,6 @@ public struct TextLayout {
             try setter.setParagraph(paragraph)
         }
         try setter.applyLineLimit()
-        self.style = style
-        self.scale = scale
-        self.fallback = fallback
-        pixelSize = setter.pixelSize
-        missingCharacters = setter.missing
-        isTruncated = setter.didTruncate
 
         // Vertical metrics: the largest of the faces in use (the first face when none is).
         // Colour faces (emoji) do not count, so that a label's line box does not change when
@@ -194,10 +220,9 @@ public struct TextLayout {
             metrics.lineHeight = max(metrics.lineHeight, faceMetrics.lineHeight)
         }
         if let lineHeight = style.lineHeight, lineHeight.isFinite, lineHeight > 0 { metrics.lineHeight = lineHeight * scale }
-        self.metrics = metrics
 
         let snaps = style.hinting != .none
-        let widest = setter.lines.map(\.width).max() ?? 0
+        let widest = setter.lines.reduce(0) { max($0, $1.width) }
         // The box is whole points (then whole pixels): at every integer pixel ratio N it is N times
         // the box at 1x, whatever the shaped widths at each size (hinting moves glyphs, not the box).
         func whole(_ pixels: Double) -> Double { ((pixels / scale - 1e-9).rounded(.up) * scale).rounded(.up) }
@@ -213,11 +238,11 @@ public struct TextLayout {
             let baseline = (metrics.ascent + Double(index) * metrics.lineHeight).rounded()
             lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline))
         }
-        self.lines = lines
-        inkBounds = TextLayout.inkBounds(of: lines)
         let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
         // Left-aligned lines need no box wider than the widest; others align inside `maxWidth`.
-        deviceSize = Size(allLeft ? whole(widest) : boxWidth, whole(lastBaseline + metrics.descent))
+        storage = Storage(style: style, scale: scale, pixelSize: setter.pixelSize, lines: lines, metrics: metrics,
+                          deviceSize: Size(allLeft ? whole(widest) : boxWidth, whole(lastBaseline + metrics.descent)),
+                          missingCharacters: setter.missing, isTruncated: setter.didTruncate, fallback: fallback)
     }
 
     /// Paragraphs split at "\n", "\r\n" and "\r".
