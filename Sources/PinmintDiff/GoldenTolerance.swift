@@ -76,8 +76,12 @@ public struct GoldenTolerance: Sendable, Hashable, CustomStringConvertible {
     public var checksChannels: Bool { channelMaximum != nil || channelMean != nil }
 
     /// Why a limit cannot be checked (negative, not a number, a percentage
-    /// over 100), or nil when every limit is usable.
+    /// over 100; or no limit set at all, which would let any image of the
+    /// golden's size pass), or nil when every limit is usable.
     public var problem: String? {
+        if differingPixels == nil && !checksChannels {
+            return "no limit set (differing pixels, channel maximum or channel mean): any image of the golden's size would pass"
+        }
         switch differingPixels {
         case .pixels(let count)? where count < 0: return "differing pixels \(count) is negative"
         case .percent(let percent)? where !(percent.isFinite && (0...100).contains(percent)):

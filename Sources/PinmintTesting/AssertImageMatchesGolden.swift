@@ -132,6 +132,8 @@ enum GoldenCallSite {
     }
 }
 
+/// Finds the golden folder from the call, checks (or records), and reports
+/// any failure, or a check that could not be made, at the call.
 func checkGolden(_ image: RGBA8Image, named name: String, directory: String?, tolerance: GoldenTolerance,
                  options: DiffOptions, record: Bool?, at callSite: GoldenCallSite) {
     let folder = goldenFolder(directory, calledFrom: callSite.filePath)

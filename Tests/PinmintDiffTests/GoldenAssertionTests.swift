@@ -126,7 +126,8 @@ struct GoldenSnapshotTests {
         #expect(filesUnder(folder).isEmpty)
     }
 
-    @Test(arguments: [GoldenTolerance.pixels(-1), .percent(101), .channels(maximum: -1), .channels(mean: .nan)])
+    @Test(arguments: [GoldenTolerance.pixels(-1), .percent(101), .channels(maximum: -1), .channels(mean: .nan), .channels(),
+                      GoldenTolerance(differingPixels: nil)])
     func malformedToleranceIsRefused(_ tolerance: GoldenTolerance) throws {
         #expect(tolerance.problem != nil)
         #expect(throws: GoldenError.self) {
