@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "PinmintMarkers", targets: ["PinmintMarkers"]),
         .library(name: "PinmintDiff", targets: ["PinmintDiff"]),
         .library(name: "PinmintSprites", targets: ["PinmintSprites"]),
+        // For test targets only: `assertImageMatchesGolden` (imports Testing and XCTest).
+        .library(name: "PinmintTesting", targets: ["PinmintTesting"]),
         .executable(name: "pinmint", targets: ["pinmint"]),
     ],
     targets: [
@@ -45,6 +47,10 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Pixel diff (pixelmatch's algorithm), golden suites, their HTML report and the snapshot assertion.
         .target(name: "PinmintDiff", dependencies: ["PinmintGeometry", "PinmintRaster", "PinmintPNG"], swiftSettings: swiftSettings),
+        // The golden assertion for Swift Testing and XCTest tests. Its own target, so that
+        // no other library (nor the command) links a test framework.
+        .target(name: "PinmintTesting", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintGeometry"],
+                swiftSettings: swiftSettings),
 
         // MARK: C shims
         // libpng reports errors by longjmp; the shim keeps every setjmp inside C.
@@ -94,21 +100,21 @@ let package = Package(
         .testTarget(name: "PinmintRasterTests", dependencies: ["PinmintRaster", "PinmintGeometry"]),
         .testTarget(
             name: "PinmintSVGTests",
-            dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG", "PinmintDiff"],
+            dependencies: ["PinmintSVG", "PinmintRaster", "PinmintPNG", "PinmintDiff", "PinmintTesting"],
             resources: []),
         // Resources/ (PngSuite and its reference table) is read from disk by path.
         .testTarget(name: "PinmintPNGTests", dependencies: ["PinmintPNG", "PinmintRaster"], exclude: ["Resources"]),
         .testTarget(
             name: "PinmintTextTests",
-            dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG"],
+            dependencies: ["PinmintText", "PinmintRaster", "PinmintGeometry", "PinmintPNG", "PinmintDiff", "PinmintTesting"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PinmintMarkersTests",
-            dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG"]),
+            dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG", "PinmintDiff", "PinmintTesting"]),
         .testTarget(name: "PinmintSpritesTests",
                     dependencies: ["PinmintSprites", "PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster"]),
         // Resources/ (image pairs and pixelmatch's counts for them) is read from disk by path.
-        .testTarget(name: "PinmintDiffTests", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintPNG", "PinmintSVG"],
+        .testTarget(name: "PinmintDiffTests", dependencies: ["PinmintDiff", "PinmintRaster", "PinmintPNG", "PinmintSVG", "PinmintTesting"],
                     exclude: ["Resources"]),
         // Runs the built `pinmint` binary: exit codes, messages and files are contracts.
         .testTarget(name: "PinmintCommandTests", dependencies: ["pinmint", "PinmintPNG"]),

@@ -4,11 +4,18 @@ import PinmintGeometry
 /// One self-contained HTML page about a golden run: a summary at the top,
 /// then expected | actual | diff for every case that did not pass (images
 /// inlined as `data:image/png;base64` URIs, so the file can be mailed or
-/// attached to a CI run as it is), then the passing cases in one table.
-public enum GoldenReport {
+/// attached to a CI run as it is), with a view that wipes or fades from the
+/// expected image to the actual one and the command that accepts the
+/// change, then the passing cases in one table. Only the `pinmint golden`
+/// command (and the tests) use it.
+package enum GoldenReport {
     /// The page. Images are scaled up in whole steps (at most 4x, nearest
-    /// neighbour) so a pixel-level difference stays visible.
-    public static func html(for run: GoldenRun, title: String? = nil) -> String {
+    /// neighbour) so a pixel-level difference stays visible. With
+    /// `artifacts` (`pinmint golden --artifacts`), a case's accept command
+    /// copies its actual image over its expected one; without, it is the
+    /// update that rewrites every failing case.
+    package static func html(for run: GoldenRun, title: String? = nil,
+                             artifacts: [String: GoldenArtifacts.Paths] = [:]) -> String {
         let failing = run.results.filter { !$0.status.passes }
         let passing = run.results.filter { $0.status.passes }
         let heading = title ?? "Golden images: \(URL(fileURLWithPath: run.folder).standardizedFileURL.path)"
@@ -38,6 +45,12 @@ public enum GoldenReport {
           linear-gradient(-45deg, transparent 75%, #ddd 75%); background-size: 16px 16px;
           background-position: 0 0, 0 8px, 8px -8px, -8px 0; display: inline-block; line-height: 0; border: 1px solid #ccc; }
         img { image-rendering: pixelated; image-rendering: crisp-edges; }
+        .stack { position: relative; }
+        .stack img { position: absolute; left: 0; top: 0; }
+        .stack img.over { clip-path: inset(0 50% 0 0); }
+        .controls label { margin-right: 12px; font-size: 12px; color: #555; }
+        .accept { margin-top: 10px; font-size: 12px; color: #555; }
+        code { background: #f4f4f4; padding: 1px 4px; border-radius: 3px; user-select: all; }
         pre { white-space: pre-wrap; background: #f4f4f4; padding: 8px; border-radius: 4px; }
         table { border-collapse: collapse; } td, th { padding: 2px 12px 2px 0; text-align: left; }
         </style>
@@ -54,7 +67,13 @@ public enum GoldenReport {
             page += "<span data-status=\"\(status)\">\(run.count(status)) \(label)</span>"
         }
         if run.updatedCount > 0 { page += "<span data-status=\"written\">\(run.updatedCount) written</span>" }
-        page += "</div>\n<div>\(escape(run.summary)); update mode: \(run.update.rawValue)</div>\n</div>\n"
+        page += "</div>\n<div>\(escape(run.summary)); update mode: \(run.update.rawValue)</div>\n"
+        let differing = failing.filter { $0.status == .failed || $0.status.name == "size" }.filter { !$0.isSettled }
+        if !differing.isEmpty {
+            page += "<div class=\"accept\" data-accept=\"all\">Accept every change: <code>"
+                + escape(updateCommand(run, mode: "failed")) + "</code></div>\n"
+        }
+        page += "</div>\n"
 
         if failing.isEmpty { page += "<p>Every case matches its expected image.</p>\n" }
         for result in failing {
@@ -79,6 +98,22 @@ public enum GoldenReport {
                 }
                 page += "</div>\n"
             }
+            if let expected = result.expected, let actual = result.actual,
+               expected.width == actual.width, expected.height == actual.height {
+                // Filled from the panels above by the script at the end of the page.
+                let width = actual.width * zoom, height = actual.height * zoom
+                page += "<figure data-role=\"compare\"><figcaption>expected under actual: wipe or fade between them</figcaption>"
+                page += "<div class=\"checker stack\" style=\"width: \(width)px; height: \(height)px\">"
+                page += "<img class=\"under\" alt=\"expected\" width=\"\(width)\" height=\"\(height)\">"
+                page += "<img class=\"over\" alt=\"actual\" width=\"\(width)\" height=\"\(height)\"></div>\n"
+                page += "<div class=\"controls\"><label>wipe <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" "
+                    + "data-control=\"wipe\"></label><label>opacity of actual <input type=\"range\" min=\"0\" max=\"100\" "
+                    + "value=\"100\" data-control=\"opacity\"></label></div></figure>\n"
+            }
+            if let command = acceptCommand(result, run: run, artifacts: artifacts[result.identifier]) {
+                page += "<div class=\"accept\" data-accept=\"\(escape(result.identifier))\">Accept this change: <code>"
+                    + escape(command) + "</code></div>\n"
+            }
             page += "</section>\n"
         }
         if !passing.isEmpty {
@@ -91,13 +126,66 @@ public enum GoldenReport {
             }
             page += "</table>\n</details>\n"
         }
+        if failing.contains(where: { $0.expected != nil && $0.actual != nil }) { page += compareScript }
         page += "</body>\n</html>\n"
         return page
     }
 
+    /// Fills each compare view from its case's panels and moves the wipe and the fade with the sliders.
+    static let compareScript = """
+    <script>
+    document.querySelectorAll('figure[data-role="compare"]').forEach(function (figure) {
+      var section = figure.closest('section');
+      var expected = section.querySelector('figure[data-role="expected"] img');
+      var actual = section.querySelector('figure[data-role="actual"] img');
+      var under = figure.querySelector('img.under'), over = figure.querySelector('img.over');
+      if (expected && actual) { under.src = expected.src; over.src = actual.src; }
+      figure.querySelectorAll('input').forEach(function (input) {
+        input.addEventListener('input', function () {
+          if (input.dataset.control === 'wipe') { over.style.clipPath = 'inset(0 ' + (100 - input.value) + '% 0 0)'; }
+          else { over.style.opacity = input.value / 100; }
+        });
+      });
+    });
+    </script>
+
+    """
+
+    /// The shell command that makes a case pass: its actual image copied over
+    /// its primary expected image when the artifacts were written, else the
+    /// update that writes it (with every other case of its kind); nil for an
+    /// error or a case that already passed or was written.
+    static func acceptCommand(_ result: GoldenCaseResult, run: GoldenRun, artifacts: GoldenArtifacts.Paths?) -> String? {
+        guard !result.isSettled else { return nil }
+        switch result.status {
+        case .failed, .sizeMismatch, .missing:
+            if let actual = artifacts?.actual, let primary = result.primaryPath {
+                return "cp \(shellQuoted(actual)) \(shellQuoted(primary))"
+            }
+            return updateCommand(run, mode: result.status == .missing ? "missing" : "failed")
+        case .passed, .error:
+            return nil
+        }
+    }
+
+    /// `pinmint golden FOLDER --update MODE`.
+    static func updateCommand(_ run: GoldenRun, mode: String) -> String {
+        "pinmint golden \(shellQuoted(run.folder)) --update \(mode)"
+    }
+
+    /// `text` as one word for a POSIX shell: as it is when it holds only
+    /// characters no shell treats specially, else in single quotes.
+    package static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Writes the page atomically (a temporary file, then a rename).
-    public static func write(_ run: GoldenRun, to path: String, title: String? = nil) throws {
-        try Data(html(for: run, title: title).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    package static func write(_ run: GoldenRun, to path: String, title: String? = nil,
+                              artifacts: [String: GoldenArtifacts.Paths] = [:]) throws {
+        try Data(html(for: run, title: title, artifacts: artifacts).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     static func statusLabel(_ status: GoldenCaseResult.Status) -> String {

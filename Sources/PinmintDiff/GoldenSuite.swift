@@ -199,7 +199,10 @@ public struct GoldenSuite: Sendable {
                 guard index < cases.count else { return }
                 let testCase = cases[index]
                 let settings = configuration.tolerance(for: testCase.name, scale: testCase.scale)
-                slots.store(GoldenSuite.check(testCase, settings: settings, renderers: renderers, update: update), at: index)
+                let caseStart = DispatchTime.now().uptimeNanoseconds
+                var result = GoldenSuite.check(testCase, settings: settings, renderers: renderers, update: update)
+                result.seconds = Double(DispatchTime.now().uptimeNanoseconds - caseStart) / 1e9
+                slots.store(result, at: index)
             }
         }
         let listing = listingErrors.map { error in
@@ -215,6 +218,7 @@ public struct GoldenSuite: Sendable {
                       update: UpdateMode) -> GoldenCaseResult {
         var result = GoldenCaseResult(identifier: testCase.identifier, scale: testCase.scale, status: .passed)
         result.inputPath = testCase.inputPath
+        result.primaryPath = testCase.primaryPath
         result.tolerance = settings.tolerance
         result.reason = settings.reason
         if let problem = testCase.listingProblem {
@@ -332,6 +336,10 @@ public struct GoldenCaseResult: Sendable {
     public var inputPath: String?
     /// The accepted image the rendering was compared with (the closest one).
     public var expectedPath: String?
+    /// Where the case's primary expected image is (or would be written by an update).
+    public var primaryPath: String?
+    /// Wall-clock time of the case (render, compare, write), seconds.
+    public var seconds: Double = 0
     public var diffPixels: Int?
     public var diffPercent: Double?
     public var tolerance: DiffTolerance?

@@ -41,12 +41,13 @@ struct GoldenReportTests {
     @Test func everyFailureHasItsPanels() throws {
         let (html, _) = try reportWithEveryStatus()
         let sections = html.components(separatedBy: "<section class=\"case\"").dropFirst()
+            .map { $0.components(separatedBy: "</section>")[0] }
         #expect(sections.count == 4)
         for section in sections {
             let status = try #require(section.firstMatch(of: /data-status="(\w+)"/)).1
             let roles = section.matches(of: /data-role="(\w+)"/).map { String($0.1) }
             switch status {
-            case "failed": #expect(roles == ["expected", "actual", "diff"])
+            case "failed": #expect(roles == ["expected", "actual", "diff", "compare"])
             case "size": #expect(roles == ["expected", "actual"])
             case "missing": #expect(roles == ["actual"])
             case "error": #expect(roles.isEmpty && section.contains("unsupported input"))
@@ -66,8 +67,9 @@ struct GoldenReportTests {
             let bytes = try #require(Data(base64Encoded: String(source.dropFirst("data:image/png;base64,".count))))
             #expect(try PNGDecoder.decode([UInt8](bytes)).width > 0)
         }
-        // Self-contained: nothing fetched from elsewhere.
-        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script") && !html.contains("<link"))
+        // Self-contained: nothing fetched from elsewhere (the one script is inline).
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<link"))
+        #expect(html.components(separatedBy: "<script").count == 2 && html.contains("<script>\n"))
     }
 
     @Test func textIsEscaped() throws {

@@ -2,6 +2,7 @@ import Foundation
 import PinmintMarkers
 import PinmintPNG
 import PinmintRaster
+import PinmintTesting
 import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -16,10 +17,10 @@ func makeRenderer() throws -> MarkerRenderer { try MarkerRenderer(includeSystemF
 /// with <case>[-variant]@<s>x.png; rules and tolerance in Golden/README.md.
 @Suite struct MarkerGoldenTests {
     static let folder = repositoryRoot.appendingPathComponent("Golden/markers")
-    static let failures = repositoryRoot.appendingPathComponent(".golden-failures/markers")
     /// Per channel, 8-bit straight alpha: room for FreeType versions that
-    /// round hinted outlines a little differently.
-    static let tolerance = 2
+    /// round hinted outlines a little differently. A mismatch writes
+    /// Golden/markers/.golden-failures/NAME.actual.png and NAME.diff.png.
+    static let tolerance = 2.0
 
     static let cases: [String] = {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -45,43 +46,9 @@ func makeRenderer() throws -> MarkerRenderer { try MarkerRenderer(includeSystemF
                 let marker = try renderer.render(description, scale: Double(scale))
                 let variant = description.variant == "default" ? "" : "-\(description.variant)"
                 let golden = "\(name)\(variant)@\(scale)x"
-                try compare(marker.canvas, scale: Double(scale), golden: golden)
+                assertImageMatchesGolden(marker.canvas, named: golden, directory: "../../Golden/markers",
+                                         tolerance: .channels(maximum: MarkerGoldenTests.tolerance))
             }
         }
-    }
-
-    private func compare(_ canvas: Canvas, scale: Double, golden name: String) throws {
-        let path = MarkerGoldenTests.folder.appendingPathComponent("\(name).png").path
-        if ProcessInfo.processInfo.environment["PINMINT_RECORD"] == "1" {
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(canvas, pixelRatio: scale, mode: .small), to: path)
-            return
-        }
-        let expected = try PNGDecoder.decode(contentsOfFile: path)
-        try #require(expected.width == canvas.width && expected.height == canvas.height,
-                     "\(name): rendered \(canvas.width)x\(canvas.height), golden \(expected.width)x\(expected.height)")
-        let actual = canvas.straightRGBA8()
-        var worst = 0, differing = 0
-        var diff = [UInt8](repeating: 0, count: actual.count)
-        for pixel in 0..<(actual.count / 4) {
-            var pixelWorst = 0
-            for channel in 0..<4 {
-                pixelWorst = max(pixelWorst, abs(Int(actual[pixel * 4 + channel]) - Int(expected.straightRGBA8[pixel * 4 + channel])))
-            }
-            worst = max(worst, pixelWorst)
-            if pixelWorst > MarkerGoldenTests.tolerance {
-                differing += 1
-                diff[pixel * 4] = 255
-            }
-            diff[pixel * 4 + 3] = pixelWorst > MarkerGoldenTests.tolerance ? 255 : 0
-        }
-        if differing > 0 {
-            let folder = MarkerGoldenTests.failures
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(canvas, pixelRatio: scale),
-                                           to: folder.appendingPathComponent("\(name)-actual.png").path)
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(straightRGBA8: diff, width: canvas.width, height: canvas.height),
-                                           to: folder.appendingPathComponent("\(name)-diff.png").path)
-        }
-        #expect(differing == 0, "\(name): \(differing) pixels differ by more than \(MarkerGoldenTests.tolerance) (worst \(worst)); see .golden-failures/markers/")
     }
 }

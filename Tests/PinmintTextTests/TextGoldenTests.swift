@@ -2,6 +2,7 @@ import Foundation
 import PinmintGeometry
 import PinmintPNG
 import PinmintRaster
+import PinmintTesting
 import PinmintText
 import Testing
 
@@ -10,9 +11,9 @@ import Testing
 @Suite struct TextGoldenTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Golden/text")
-    static let failures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".golden-failures/text")
-    static let tolerance = 2
+    /// Per channel, 8-bit straight alpha. A mismatch writes
+    /// Golden/text/.golden-failures/NAME.actual.png and NAME.diff.png.
+    static let tolerance = 2.0
 
     static let cases = ["latin", "latin@2x", "cjk", "mixed", "bold", "halo", "wrapped"]
 
@@ -63,36 +64,7 @@ import Testing
         let input = try Input(parsing: String(contentsOf: TextGoldenTests.folder.appendingPathComponent("\(name).txt"),
                                               encoding: .utf8))
         let canvas = try TextGoldenTests.render(input)
-        let goldenPath = TextGoldenTests.folder.appendingPathComponent("\(name).png").path
-        if ProcessInfo.processInfo.environment["PINMINT_RECORD"] == "1" {
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(canvas, pixelRatio: input.scale), to: goldenPath)
-            Issue.record("recorded \(goldenPath); unset PINMINT_RECORD to check it")
-            return
-        }
-        let golden = try PNGDecoder.decode(contentsOfFile: goldenPath)
-        let actual = canvas.straightRGBA8()
-        try #require(golden.width == canvas.width && golden.height == canvas.height,
-                     "\(name): size \(canvas.width)x\(canvas.height), golden \(golden.width)x\(golden.height)")
-        var worst = 0, differing = 0
-        var diff = [UInt8](repeating: 0, count: actual.count)
-        for pixel in 0..<(actual.count / 4) {
-            var pixelWorst = 0
-            for channel in 0..<4 {
-                pixelWorst = max(pixelWorst, abs(Int(actual[pixel * 4 + channel]) - Int(golden.straightRGBA8[pixel * 4 + channel])))
-            }
-            worst = max(worst, pixelWorst)
-            if pixelWorst > TextGoldenTests.tolerance { differing += 1 }
-            diff[pixel * 4] = pixelWorst > TextGoldenTests.tolerance ? 255 : 0
-            diff[pixel * 4 + 3] = pixelWorst > 0 ? 255 : 40
-        }
-        if worst > TextGoldenTests.tolerance {
-            let folder = TextGoldenTests.failures.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(canvas), to: folder.appendingPathComponent("actual.png").path)
-            try PNGEncoder.writeAtomically(try PNGEncoder.encode(straightRGBA8: diff, width: canvas.width, height: canvas.height),
-                                           to: folder.appendingPathComponent("diff.png").path)
-        }
-        #expect(worst <= TextGoldenTests.tolerance,
-                "\(name): \(differing) pixels differ by more than \(TextGoldenTests.tolerance) (worst \(worst)); see .golden-failures/text/\(name)/")
+        assertImageMatchesGolden(canvas, named: name, directory: "../../Golden/text",
+                                 tolerance: .channels(maximum: TextGoldenTests.tolerance))
     }
 }
