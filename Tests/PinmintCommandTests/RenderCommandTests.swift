@@ -224,7 +224,7 @@ struct RenderCommandTests {
             + " [--alpha 0.1] [--aa-color HEX] [--diff-color HEX] [--diff-color-alt HEX]"
             + " [--diff-mask] [--ignore X,Y,W,H]... [--ignore-mask MASK.png]"
             + " [--max-diff-pixels N | --max-diff-percent P] [--json]"),
-        ("golden", 3, "pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N] [--font-dir DIR]... [--no-system-fonts]"),
+        ("golden", 3, "pinmint golden DIR [--update missing|failed|all] [--report OUT.html] [--jobs N] [--junit OUT.xml] [--json OUT.json|-] [--artifacts DIR] [--font-dir DIR]... [--no-system-fonts]"),
     ])
     func aCommandWithNoArgumentsIsOneUsageLine(_ command: String, _ status: Int32, _ usage: String) throws {
         let result = try runPinmint([command])
