@@ -17,8 +17,8 @@ import PinmintGeometry
 /// characters come from the regular face, emboldened). A face's companions
 /// (files of the same family and style in the same source that cover other
 /// scripts, such as Pinmint's Hangul file beside its CJK file, split to
-/// keep each file under the repository's size limit) follow it wherever it
-/// goes in a chain. After the families
+/// keep each file under the repository's size limit) come right after it
+/// in a chain. After the families
 /// asked for come Pinmint's own (`defaultFamilies`), then, character by
 /// character, whatever face fontconfig has for what is still missing.
 ///
