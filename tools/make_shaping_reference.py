@@ -36,14 +36,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "Golden", "text", "shaping")
 SIZE = 32  # pixels per em
 
-# Family → the shipped file that holds it.
+# Family → the shipped files that hold it, in the order Pinmint's chain takes
+# them (the CJK family's Hangul is a file of its own, after the main one).
 FILES = {
-    "Noto Sans": "NotoSans-Regular-Subset.ttf",
-    "Noto Sans Arabic": "NotoSansArabic-Regular.ttf",
-    "Noto Sans Hebrew": "NotoSansHebrew-Regular.ttf",
-    "Noto Sans Devanagari": "NotoSansDevanagari-Regular.ttf",
-    "Noto Sans Thai": "NotoSansThai-Regular.ttf",
-    "Noto Sans CJK SC": "NotoSansCJKsc-Regular-Subset.otf",
+    "Noto Sans": ["NotoSans-Regular-Subset.ttf"],
+    "Noto Sans Arabic": ["NotoSansArabic-Regular.ttf"],
+    "Noto Sans Hebrew": ["NotoSansHebrew-Regular.ttf"],
+    "Noto Sans Devanagari": ["NotoSansDevanagari-Regular.ttf"],
+    "Noto Sans Thai": ["NotoSansThai-Regular.ttf"],
+    "Noto Sans CJK SC": ["NotoSansCJKsc-Regular-Subset.otf", "NotoSansCJKsc-Regular-Hangul.otf"],
 }
 
 
@@ -70,37 +71,38 @@ def levels(text, direction):
 
 
 def fonts_of(text, families, cmaps):
-    """The family of each character: the first that has the grapheme's base; marks and joiners follow their base."""
+    """The (family, file) of each character: the first file of the first family that has the grapheme's base;
+    marks and joiners follow their base."""
     chosen = []
     for index, char in enumerate(text):
         if index > 0 and (unicodedata.category(char).startswith("M") or char in "\u200c\u200d"):
             chosen.append(chosen[-1])
             continue
-        family = next((name for name in families if ord(char) in cmaps[name]), families[0])
-        chosen.append(family)
+        choices = [(name, file) for name in families for file in FILES[name]]
+        chosen.append(next((choice for choice in choices if ord(char) in cmaps[choice[1]]), choices[0]))
     return chosen
 
 
-def shape(run_text, family, rtl, case):
+def shape(run_text, file, rtl, case):
     arguments = ["hb-shape", "--output-format=json", "--no-glyph-names", "--direction=" + ("rtl" if rtl else "ltr")]
     if case.get("language"):
         arguments.append("--language=" + case["language"])
     if case.get("features"):
         arguments.append("--features=" + ",".join(case["features"]))
-    arguments += [os.path.join(ROOT, "Fonts", FILES[family]), run_text]
+    arguments += [os.path.join(ROOT, "Fonts", file), run_text]
     return json.loads(subprocess.run(arguments, check=True, capture_output=True, text=True).stdout)
 
 
 FACES = {}
 
 
-def draw(glyphs, width, height, baseline):
-    """Coverage of the placed glyphs as a black image with alpha (straight)."""
+def draw(glyphs, files, width, height, baseline):
+    """Coverage of the placed glyphs (each from the file beside it) as a black image with alpha (straight)."""
     coverage = numpy.zeros((height, width), dtype=numpy.float64)
-    for glyph in glyphs:
-        face = FACES.get(glyph["font"])
+    for glyph, file in zip(glyphs, files):
+        face = FACES.get(file)
         if face is None:
-            face = FACES[glyph["font"]] = freetype.Face(os.path.join(ROOT, "Fonts", FILES[glyph["font"]]))
+            face = FACES[file] = freetype.Face(os.path.join(ROOT, "Fonts", file))
             face.set_pixel_sizes(0, SIZE)
         # Whole pixels by placement, the fraction (in 1/64 px) by FreeType's transform.
         x, y = glyph["x"], baseline + glyph["y"]
@@ -130,8 +132,9 @@ def draw(glyphs, width, height, baseline):
 
 def main():
     cases = json.load(open(os.path.join(FOLDER, "cases.json"), encoding="utf-8"))
-    fonts = {name: TTFont(os.path.join(ROOT, "Fonts", file)) for name, file in FILES.items()}
-    cmaps = {name: set(font.getBestCmap()) for name, font in fonts.items()}
+    files = {file: TTFont(os.path.join(ROOT, "Fonts", file)) for names in FILES.values() for file in names}
+    cmaps = {file: set(font.getBestCmap()) for file, font in files.items()}
+    fonts = {name: files[names[0]] for name, names in FILES.items()}  # a family's metrics: its first file's
     for case in cases:
         text, families = case["text"], case["fonts"]
         level_of, base = levels(text, case.get("direction"))
@@ -158,13 +161,14 @@ def main():
                     position = end
                 else:
                     position += 1
-        glyphs, pen = [], 0.0
+        glyphs, glyph_files, pen = [], [], 0.0
         for run_index in order:
-            (level, family), start, end = runs[run_index]
-            scale = SIZE / fonts[family]["head"].unitsPerEm
-            for glyph in shape(text[start:end], family, level % 2 == 1, case):
+            (level, (family, file)), start, end = runs[run_index]
+            scale = SIZE / files[file]["head"].unitsPerEm
+            for glyph in shape(text[start:end], file, level % 2 == 1, case):
                 glyphs.append({"font": family, "glyph": glyph["g"], "cluster": start + glyph["cl"],
                                "x": round(pen + glyph["dx"] * scale, 4), "y": round(-glyph["dy"] * scale, 4)})
+                glyph_files.append(file)
                 pen += glyph["ax"] * scale
         reference = {"text": text, "fonts": families, "size": SIZE, "advance": round(pen, 4),
                      "rightToLeft": base == 1, "glyphs": glyphs}
@@ -179,7 +183,7 @@ def main():
         baseline = math.ceil(ascent)
         width, height = math.ceil(pen), baseline + math.ceil(descent)
         reference["image"] = {"file": case["name"] + ".png", "baseline": baseline}
-        draw(glyphs, width, height, baseline).save(os.path.join(FOLDER, case["name"] + ".png"))
+        draw(glyphs, glyph_files, width, height, baseline).save(os.path.join(FOLDER, case["name"] + ".png"))
         with open(os.path.join(FOLDER, case["name"] + ".json"), "w", encoding="utf-8") as out:
             json.dump(reference, out, ensure_ascii=False, indent=1)
             out.write("\n")

@@ -14,7 +14,11 @@ import PinmintGeometry
 /// user's folders, then `Fonts/`, then the system's), then the same style
 /// from later sources (a fuller system copy fills the gaps of a shipped
 /// subset), then the family's other weights (a bold face's missing
-/// characters come from the regular face, emboldened). After the families
+/// characters come from the regular face, emboldened). A face's companions
+/// (files of the same family and style in the same source that cover other
+/// scripts, such as Pinmint's Hangul file beside its CJK file, split to
+/// keep each file under the repository's size limit) come right after it
+/// in a chain. After the families
 /// asked for come Pinmint's own (`defaultFamilies`), then, character by
 /// character, whatever face fontconfig has for what is still missing.
 ///
@@ -37,7 +41,8 @@ public final class FontLibrary {
     public let includesSystemFonts: Bool
     /// Every face found: the folders' in folder order, then by file name
     /// and face index, then the system's. A family and style already found
-    /// in the same source is skipped.
+    /// in the same source is skipped, unless the later face covers other
+    /// scripts (see `Script`): that is a companion, not a copy.
     public let descriptors: [FontDescriptor]
     /// Files that could not be read, each with its reason (not fatal).
     public let problems: [FontError]
@@ -82,8 +87,11 @@ public final class FontLibrary {
                     let count = try FontFace.faceCount(file: file, library: freeType)
                     for index in 0..<count {
                         let descriptor = FontDescriptor(try FontFace(file: file, index: index, library: freeType), source: source)
-                        // Within one source the first copy of a family's style wins.
+                        // Within one source the first copy of a family's style wins; a face of
+                        // that style covering other scripts is a companion and stays.
+                        let scripts = (descriptor.scripts ?? []).map(\.rawValue).joined(separator: ",")
                         let style = "\(source.rawValue)\u{0}\(descriptor.family.lowercased())\u{0}\(descriptor.style.lowercased())"
+                            + "\u{0}\(scripts)"
                         guard styles.insert(style).inserted else { continue }
                         descriptors.append(descriptor)
                     }
@@ -173,25 +181,43 @@ public final class FontLibrary {
     }
 
     /// The faces of `family` in the order a chain takes them (see the type's
-    /// comment): the best match of each source in source order, then the
-    /// family's other faces by closeness to `weight`.
+    /// comment): the best match of each source in source order, each
+    /// followed by its companions, then the family's other faces by
+    /// closeness to `weight`.
     func faces(family: String, weight: Int, italic: Bool) -> [FontDescriptor] {
+        let ranked = rankedFaces(family: family, weight: weight, italic: italic)
+        return ranked.leading + ranked.others
+    }
+
+    /// `faces(family:weight:italic:)` in two parts: `leading`, the best
+    /// match of each source with its companions (a chain takes all of them
+    /// in turn), and `others`, the family's other faces (gap fillers).
+    /// Between faces equally close to the style asked for, the one covering
+    /// more scripts comes first, so that a file and its companion are
+    /// ordered by what they cover, not by their names.
+    func rankedFaces(family: String, weight: Int, italic: Bool) -> (leading: [FontDescriptor], others: [FontDescriptor]) {
         let weight = min(max(weight, 1), 1000)
         let candidates = descriptors.filter { $0.family.caseInsensitiveCompare(family) == .orderedSame }
-        guard !candidates.isEmpty else { return [] }
-        func closer(_ a: FontDescriptor, _ b: FontDescriptor) -> Bool {
-            FontLibrary.weightDistance(a.weight, to: weight) < FontLibrary.weightDistance(b.weight, to: weight)
+        guard !candidates.isEmpty else { return ([], []) }
+        func before(_ a: FontDescriptor, _ b: FontDescriptor) -> Bool {
+            let distanceA = FontLibrary.weightDistance(a.weight, to: weight)
+            let distanceB = FontLibrary.weightDistance(b.weight, to: weight)
+            if distanceA != distanceB { return distanceA < distanceB }
+            return (a.scripts?.count ?? 0) > (b.scripts?.count ?? 0)
         }
         func best(_ pool: [FontDescriptor]) -> FontDescriptor? {
             let styled = pool.filter { $0.isItalic == italic }
-            return (styled.isEmpty ? pool : styled).min(by: closer)
+            return (styled.isEmpty ? pool : styled).min(by: before)
         }
-        var ordered: [FontDescriptor] = []
+        var leading: [FontDescriptor] = []
         for source in [Source.user, .shipped, .system] {
-            if let face = best(candidates.filter { $0.source == source }) { ordered.append(face) }
+            let pool = candidates.filter { $0.source == source }
+            guard let face = best(pool) else { continue }
+            leading.append(face)
+            leading += pool.filter { $0 != face && $0.isCompanion(of: face) }
         }
-        let others = candidates.filter { !ordered.contains($0) }.sorted(by: closer)
-        return ordered + others.filter { $0.isItalic == italic } + others.filter { $0.isItalic != italic }
+        let others = candidates.filter { !leading.contains($0) }.sorted(by: before)
+        return (leading, others.filter { $0.isItalic == italic } + others.filter { $0.isItalic != italic })
     }
 
     /// The open face for a descriptor (opened once, then shared).
@@ -222,8 +248,9 @@ public final class FontLibrary {
     static let maximumFacesPerFamily = 4
 
     /// A fallback chain: `families` (missing ones are skipped), then
-    /// `defaultFamilies`, each with its best face of every source (a shipped
-    /// subset, then a fuller system copy); then the families' other weights
+    /// `defaultFamilies`, each with its best face of every source and that
+    /// face's companions (a shipped subset and its Hangul file, then a
+    /// fuller system copy); then the families' other weights
     /// and styles, which fill rarer gaps (a face lighter than a bold request
     /// is emboldened); then, when the library includes system fonts,
     /// fontconfig's choice for each character still missing
@@ -243,10 +270,11 @@ public final class FontLibrary {
             members.append(FontFallback.Member(face: face, syntheticBold: weight >= 600 && !face.isBold && !face.hasColorGlyphs))
         }
         for family in families + FontLibrary.defaultFamilies where asked.insert(family.lowercased()).inserted {
-            let ordered = faces(family: family, weight: weight, italic: italic).prefix(FontLibrary.maximumFacesPerFamily)
-            let sources = Set(ordered.map(\.source)).count
-            for descriptor in ordered.prefix(sources) { try add(descriptor) }
-            gapFillers += ordered.dropFirst(sources)
+            let ranked = rankedFaces(family: family, weight: weight, italic: italic)
+            let ordered = (ranked.leading + ranked.others).prefix(FontLibrary.maximumFacesPerFamily)
+            let leading = min(ranked.leading.count, ordered.count)
+            for descriptor in ordered.prefix(leading) { try add(descriptor) }
+            gapFillers += ordered.dropFirst(leading)
         }
         for descriptor in gapFillers { try add(descriptor) }
         return FontFallback(members: members, library: includesSystemFonts ? self : nil, weight: weight, italic: italic)
@@ -297,6 +325,16 @@ public struct FontDescriptor: Sendable, Hashable {
         isItalic = face.isItalic
         self.source = source
         scripts = face.scripts
+    }
+
+    /// Whether this face is a companion of `face`: another face of the same
+    /// family, style, weight and slant from the same source, kept because
+    /// it covers other scripts (see `FontLibrary`).
+    func isCompanion(of face: FontDescriptor) -> Bool {
+        source == face.source && weight == face.weight && isItalic == face.isItalic
+            && family.caseInsensitiveCompare(face.family) == .orderedSame
+            && style.caseInsensitiveCompare(face.style) == .orderedSame
+            && (file != face.file || index != face.index)
     }
 
     /// A system face as fontconfig describes it.

@@ -49,6 +49,18 @@ import Testing
     /// by 35/255 for 永 at 12 px (light and normal hinting; mean 0.72).
     static let twistedContours: [TwistKey: Int] = [TwistKey(scalar: "永", weight: 400, pixelSize: 12): 40]
 
+    /// The face of `family` a chain takes `scalar` from at `weight`: the
+    /// family's face, or its companion (the CJK family's Hangul is a file
+    /// of its own at weight 400).
+    static func face(of family: String, weight: Int = 400, for scalar: Unicode.Scalar,
+                     in library: FontLibrary) throws -> FontFace {
+        let chain = try library.fallback(families: [family], weight: weight)
+        let found = try #require(chain.resolve(scalar), "no face has \(scalar)")
+        let face = chain.members[found.member].face
+        try #require(face.family == family, "\(scalar) comes from \(face.family), not \(family)")
+        return face
+    }
+
     static let latinGlyphs = "AaBegHkmRsWxy05@&"
     static let cjkGlyphs = "萬成我是商户名地址永鬱あア한"
 
@@ -59,9 +71,10 @@ import Testing
         let library = try shippedLibrary()
         for family in ["Noto Sans", "Noto Sans CJK SC"] {
             for weight in [400, 700] {
-                let face = try #require(try library.face(family: family, weight: weight))
                 let glyphs = family == "Noto Sans" ? CrispnessTests.latinGlyphs : CrispnessTests.cjkGlyphs
                 for scalar in glyphs.unicodeScalars {
+                    let face = try CrispnessTests.face(of: family, weight: weight, for: scalar, in: library)
+                    #expect(face.weight == weight, "\(family) \(weight) '\(scalar)' comes from weight \(face.weight)")
                     let difference = try CrispnessTests.compare(face, scalar, pixelSize: pixelSize, hinting: hinting)
                     let maximum = CrispnessTests.twistedContours[TwistKey(scalar: scalar, weight: weight, pixelSize: pixelSize)] ?? 32
                     #expect(difference.mean <= 2 && difference.maximum <= maximum,
@@ -85,9 +98,11 @@ import Testing
 
     /// Share of a glyph table's ink that sits in partly covered pixels: 0 for
     /// pixel art, higher for blurrier text.
-    static func fuzziness(_ face: FontFace, _ glyphs: String, pixelSize: Double, hinting: Hinting) throws -> Double {
+    static func fuzziness(_ family: String, _ glyphs: String, in library: FontLibrary, pixelSize: Double,
+                          hinting: Hinting) throws -> Double {
         var partial = 0.0, ink = 0.0
         for scalar in glyphs.unicodeScalars {
+            let face = try CrispnessTests.face(of: family, for: scalar, in: library)
             let outline = try face.outline(glyph: try #require(face.glyph(for: scalar)), pixelSize: pixelSize, hinting: hinting)
             let canvas = try Canvas(width: Int(pixelSize * 2), height: Int(pixelSize * 2))
             try canvas.fill(outline.path, paint: .solid(.black), transform: .translation(2, (pixelSize * 1.5).rounded()))
@@ -107,9 +122,8 @@ import Testing
     @Test(arguments: [("Noto Sans", CrispnessTests.latinGlyphs), ("Noto Sans CJK SC", CrispnessTests.cjkGlyphs)])
     func lightHintingIsCrisperThanNoneAt12Pixels(family: String, glyphs: String) throws {
         let library = try shippedLibrary()
-        let face = try #require(try library.face(family: family))
-        let none = try CrispnessTests.fuzziness(face, glyphs, pixelSize: 12, hinting: .none)
-        let light = try CrispnessTests.fuzziness(face, glyphs, pixelSize: 12, hinting: .light)
+        let none = try CrispnessTests.fuzziness(family, glyphs, in: library, pixelSize: 12, hinting: .none)
+        let light = try CrispnessTests.fuzziness(family, glyphs, in: library, pixelSize: 12, hinting: .light)
         #expect(light < none - 0.05, "light \(light) none \(none)")
         #expect(Hinting.default == .light)
     }
