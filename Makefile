@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build install uninstall test-install test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
+.PHONY: all deps build install uninstall test-install test-consumer test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -57,6 +57,13 @@ test: deps test-fonts
 	$(SWIFT) test --skip-build --parallel
 	@$(MAKE) --no-print-directory test-release
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory test-consumer
+
+# Pinmint as a dependency by version: Examples/ built and tested against a
+# temporary git repository of the checkout tagged 0.1.0, resolved with
+# `from: "0.1.0"`; prints the seconds each step took (tools/test_consumer.sh).
+test-consumer: deps
+	@sh tools/test_consumer.sh "$(SWIFT)"
 
 # What users run: the release build, with the flags that ship, checks every
 # golden suite (pinmint golden, Pinmint's own fonts only) and replays every
@@ -256,4 +263,4 @@ reference:
 	python3 tools/make_reference.py
 
 clean:
-	rm -rf .build out Benchmarks/.work Fuzz/.work
+	rm -rf .build out Benchmarks/.work Fuzz/.work Examples/.build
