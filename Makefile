@@ -18,14 +18,18 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_LIBRARIES); \
 	fi
 
+# RELEASE_FLAGS=--static-swift-stdlib links the Swift runtime into the binary
+# (82 MB instead of 12; a full rebuild whenever the flag changes), so that an
+# installed pinmint runs where no Swift toolchain is.
 build: deps
-	$(SWIFT) build -c release --product pinmint
+	$(SWIFT) build -c release --product pinmint $(RELEASE_FLAGS)
 
 # `make install` (PREFIX=/usr/local by default; DESTDIR for staging) puts the
 # release binary in PREFIX/bin and Pinmint's fonts, with their licences and
 # README, in PREFIX/share/pinmint/fonts, where the binary looks first (beside
 # its own real path; $PINMINT_FONTS overrides it; see `pinmint fonts`).
-# The binary links the Swift runtime of the toolchain that built it.
+# The binary links the Swift runtime of the toolchain that built it, unless
+# RELEASE_FLAGS=--static-swift-stdlib (see build).
 PREFIX ?= /usr/local
 FONT_FILES = $(sort $(wildcard Fonts/*.ttf Fonts/*.otf Fonts/*.txt)) Fonts/README.md
 install: build
