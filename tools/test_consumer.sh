@@ -20,13 +20,18 @@ fail() { echo "test-consumer: $*" >&2; exit 1; }
 
 started=$(date +%s)
 mkdir "$work/pinmint"
-git -C "$checkout" ls-files -z --cached --others --exclude-standard \
-    | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$work/pinmint"
+if git -c safe.directory="$checkout" -C "$checkout" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -c safe.directory="$checkout" -C "$checkout" ls-files -z --cached --others --exclude-standard \
+        | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$work/pinmint"
+else  # a source tarball rather than a clone: everything but build products
+    tar --exclude=./.build --exclude=./Examples/.build -cf - . | tar -xf - -C "$work/pinmint"
+fi
 [ -f "$work/pinmint/Package.swift" ] || fail "the copy of the checkout has no Package.swift"
 git -C "$work/pinmint" -c init.defaultBranch=main init -q
 git -C "$work/pinmint" add -A
-git -C "$work/pinmint" -c user.name=Pinmint -c user.email=pinmint@localhost commit -q -m "Pinmint 0.1.0"
-git -C "$work/pinmint" tag 0.1.0
+git -C "$work/pinmint" -c user.name=Pinmint -c user.email=pinmint@localhost -c commit.gpgsign=false \
+    commit -q -m "Pinmint 0.1.0"
+git -C "$work/pinmint" -c tag.gpgsign=false tag 0.1.0
 cp -R "$work/pinmint/Examples" "$work/consumer"
 cd "$work/consumer"
 export PINMINT_PACKAGE_URL="file://$work/pinmint" PINMINT_ROOT="$work/pinmint"
