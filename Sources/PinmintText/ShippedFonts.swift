@@ -41,11 +41,13 @@ public struct ShippedFonts: Sendable, Equatable, CustomStringConvertible {
     public struct Place: Sendable, Equatable {
         /// The folder, an absolute path (or `$PINMINT_FONTS` as given).
         public let folder: String
+        /// Which of the three places it is.
         public let origin: Origin
         /// What the place is, for messages: "$PINMINT_FONTS", "installed
         /// beside /usr/local/bin/pinmint", "the checkout it was built from".
         public let explanation: String
 
+        /// A place with its folder, kind and explanation (see the properties).
         public init(folder: String, origin: Origin, explanation: String) {
             self.folder = folder
             self.origin = origin
