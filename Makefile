@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
+.PHONY: all deps build install uninstall test-install test-consumer test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -18,8 +18,34 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_LIBRARIES); \
 	fi
 
+# RELEASE_FLAGS=--static-swift-stdlib links the Swift runtime into the binary
+# (82 MB instead of 12; a full rebuild whenever the flag changes), so that an
+# installed pinmint runs where no Swift toolchain is.
 build: deps
-	$(SWIFT) build -c release --product pinmint
+	$(SWIFT) build -c release --product pinmint $(RELEASE_FLAGS)
+
+# `make install` (PREFIX=/usr/local by default; DESTDIR for staging) puts the
+# release binary in PREFIX/bin and Pinmint's fonts, with their licences and
+# README, in PREFIX/share/pinmint/fonts, where the binary looks first (beside
+# its own real path; $PINMINT_FONTS overrides it; see `pinmint fonts`).
+# The binary links the Swift runtime of the toolchain that built it, unless
+# RELEASE_FLAGS=--static-swift-stdlib (see build).
+PREFIX ?= /usr/local
+FONT_FILES = $(sort $(wildcard Fonts/*.ttf Fonts/*.otf Fonts/*.txt)) Fonts/README.md
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/pinmint/fonts"
+	install -m 755 $(RELEASE_BIN)/pinmint "$(DESTDIR)$(PREFIX)/bin/pinmint"
+	install -m 644 $(FONT_FILES) "$(DESTDIR)$(PREFIX)/share/pinmint/fonts/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/pinmint" $(addprefix "$(DESTDIR)$(PREFIX)/share/pinmint/fonts/,$(addsuffix ",$(notdir $(FONT_FILES))))
+	@rmdir "$(DESTDIR)$(PREFIX)/share/pinmint/fonts" "$(DESTDIR)$(PREFIX)/share/pinmint" 2>/dev/null || true
+
+# Installs into a temporary folder and runs the installed binary from an
+# unrelated folder with an empty environment, with the checkout hidden where
+# the system allows it; then uninstalls (see tools/test_install.sh).
+test-install: build
+	@sh tools/test_install.sh "$(MAKE)" $(RELEASE_BIN)/pinmint $(FONT_FILES)
 
 # The colour emoji font the colour glyph tests find through fontconfig
 # (Tests/PinmintTextTests/ColorGlyphTests.swift), from Debian when fc-list
@@ -34,6 +60,14 @@ test: deps test-fonts
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	@$(MAKE) --no-print-directory test-release
+	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory test-consumer
+
+# Pinmint as a dependency by version: Examples/ built and tested against a
+# temporary git repository of the checkout tagged 0.1.0, resolved with
+# `from: "0.1.0"`; prints the seconds each step took (tools/test_consumer.sh).
+test-consumer: deps
+	@sh tools/test_consumer.sh "$(SWIFT)"
 
 # What users run: the release build, with the flags that ship, checks every
 # golden suite (pinmint golden, Pinmint's own fonts only) and replays every
@@ -233,4 +267,4 @@ reference:
 	python3 tools/make_reference.py
 
 clean:
-	rm -rf .build out Benchmarks/.work Fuzz/.work
+	rm -rf .build out Benchmarks/.work Fuzz/.work Examples/.build

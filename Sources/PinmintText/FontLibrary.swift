@@ -3,7 +3,7 @@ import PinmintGeometry
 
 /// The fonts Pinmint can use: every face of every .ttf, .otf, .ttc and
 /// .otc file under the folders the user names (`--font-dir`) and Pinmint's
-/// own `Fonts/` (see `shippedFontsFolder`), then every face installed on the
+/// own fonts (see `ShippedFonts`), then every face installed on the
 /// system as fontconfig lists it (the way every Linux program finds fonts:
 /// installing `fonts-noto-core` or `fonts-noto-cjk` is enough). Folders
 /// that do not exist are skipped, except the one `$PINMINT_FONTS` names
@@ -57,15 +57,13 @@ public final class FontLibrary {
         var color = false
     }
 
-    /// Pinmint's `Fonts/` folder: `$PINMINT_FONTS` when set, else the
-    /// `Fonts/` folder of the source checkout this module was built from,
-    /// else `Fonts` in the current directory.
+    /// Pinmint's own fonts folder as `ShippedFonts.current` finds it
+    /// (`$PINMINT_FONTS`, else `../share/pinmint/fonts` beside the
+    /// executable, else the source checkout's `Fonts/`); when none holds
+    /// fonts, the checkout's `Fonts/`, where `FontLibrary(folders:)` then
+    /// finds nothing (`standard` throws and says where it looked instead).
     public static var shippedFontsFolder: String {
-        if let folder = ProcessInfo.processInfo.environment["PINMINT_FONTS"], !folder.isEmpty { return folder }
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fonts").path
-        if FileManager.default.fileExists(atPath: checkout) { return checkout }
-        return "Fonts"
+        ShippedFonts.current.found?.folder ?? ShippedFonts.checkoutFonts
     }
 
     /// Loads every face under `folders` (`shippedFolder`, when one of them,
@@ -117,9 +115,13 @@ public final class FontLibrary {
     /// - Throws: `FontError` (its file `PINMINT_FONTS`) when `$PINMINT_FONTS`
     ///   is set but names no folder (missing, a file, unreadable): a typo
     ///   there would otherwise fall through to other fonts, or none, silently.
+    ///   When Pinmint's own fonts are found nowhere (`ShippedFonts`), throws
+    ///   `FontError` (its file `fonts`) naming every place looked at, rather
+    ///   than rendering with whatever the system has.
     public static func standard(userFolders: [String] = [], includeSystem: Bool = true) throws(FontError) -> FontLibrary {
         try checkFontsVariable()
-        let shipped = shippedFontsFolder
+        let location = ShippedFonts.current
+        guard let shipped = location.found?.folder else { throw FontError(file: "fonts", problem: location.description) }
         return try FontLibrary(folders: userFolders + [shipped], shippedFolder: shipped, includeSystem: includeSystem)
     }
 

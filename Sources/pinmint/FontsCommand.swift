@@ -5,11 +5,14 @@ let fontsHelp = """
 Usage: pinmint fonts [--font-dir DIR]... [--no-system] [--json]
 
 Lists the font families Pinmint can use, with their styles and the scripts
-they cover. Folders are searched in this order: each --font-dir, Pinmint's
-own Fonts/ (or $PINMINT_FONTS, which must name a folder), then /usr/share/fonts,
-/usr/local/share/fonts and ~/.fonts. Text falls back from the Latin family (Noto Sans) to the CJK
-family (Noto Sans CJK SC); every script is shaped (HarfBuzz) and ordered
-(FriBidi) when a font covers it.
+they cover, after a first line saying where Pinmint's own fonts were found.
+Folders are searched in this order: each --font-dir, Pinmint's own fonts
+($PINMINT_FONTS, which must name a folder; else ../share/pinmint/fonts beside
+the binary, where `make install` puts them; else the Fonts/ folder of the
+checkout it was built from), then the system's fonts (fontconfig). Text
+falls back from the Latin family (Noto Sans) to the CJK family (Noto Sans
+CJK SC); every script is shaped (HarfBuzz) and ordered (FriBidi) when a
+font covers it.
 
 Options:
   --font-dir DIR   also search DIR (repeatable; must exist)
@@ -70,7 +73,7 @@ func runFonts(_ rawArguments: [String]) throws {
         try writeStandardOutput("no fonts found in: \(library.folders.joined(separator: ", "))\n")
         return
     }
-    var text = ""
+    var text = "Pinmint's fonts: \(ShippedFonts.current)\n"
     for listing in listings {
         let styles = listing.faces.map { "\($0.style) (\($0.weight))" }
         text += listing.family + "\n"
