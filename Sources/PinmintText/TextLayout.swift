@@ -215,9 +215,11 @@ public struct TextLayout {
         }
         self.lines = lines
         inkBounds = TextLayout.inkBounds(of: lines)
-        let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
+        // The height from the unrounded metrics (they scale with the pixel size), not from the
+        // baselines rounded at this scale: at every integer ratio N the box is N times its 1x box.
+        let height = metrics.ascent + Double(max(0, lines.count - 1)) * metrics.lineHeight + metrics.descent
         // Left-aligned lines need no box wider than the widest; others align inside `maxWidth`.
-        deviceSize = Size(allLeft ? whole(widest) : boxWidth, whole(lastBaseline + metrics.descent))
+        deviceSize = Size(allLeft ? whole(widest) : boxWidth, whole(height))
     }
 
     /// Paragraphs split at "\n", "\r\n" and "\r".

@@ -123,10 +123,9 @@ import Testing
     func scalesGiveSharperImagesOfTheSameMarker(preset: String) throws {
         let one = try renderPreset(preset, scale: 1), three = try renderPreset(preset, scale: 3)
         for (a, b) in zip(one, three) {
-            // Text is measured at each scale (hinted advances), so widths may differ by a point or two.
-            #expect(abs(Double(b.metadata.width) - 3 * Double(a.metadata.width)) <= 6)
-            #expect(abs(b.metadata.pointAnchor.x - a.metadata.pointAnchor.x) <= 1)
-            #expect(abs(b.metadata.pointAnchor.y - a.metadata.pointAnchor.y) <= 1)
+            // The layout is decided in points (issue 23): exactly three times the size, the same anchor.
+            #expect(b.metadata.width == 3 * a.metadata.width && b.metadata.height == 3 * a.metadata.height)
+            #expect(b.metadata.pointAnchor == a.metadata.pointAnchor)
         }
     }
 
