@@ -10,7 +10,7 @@ struct StretchTests {
     @Test(arguments: [1.0, 2.0, 3.0])
     func priceTagWithoutLabel(_ scale: Double) throws {
         let renderer = try MarkerRenderer()
-        let marker = try renderer.render(style: MarkerStyle.preset(named: "price-tag")!, options: ["label": ""], scale: scale)[0]
+        let marker = try renderer.render(style: MarkerStyle.preset(named: "seed-price-tag")!, options: ["label": ""], scale: scale)[0]
         let image = SpriteImage(marker: marker, id: "tag")
         let metadata = image.metadata
         let box = try #require(marker.metadata.contentBox)
