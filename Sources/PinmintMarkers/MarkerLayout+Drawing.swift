@@ -35,15 +35,19 @@ extension MarkerLayout {
         found.fixed.reserveCapacity(16)
         survey(root, isRoot: true, into: &found)
         let anchorPoint = self.anchorPoint(anchor, root: root, tip: found.tip)
+        let contentBox = (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) }
+        let labelNode = found.contentNode.flatMap(MarkerLayout.firstText) ?? found.firstTextNode
+        let stretch = self.stretch(of: root, fixed: found.fixed, anchor: anchorPoint, label: found.content ?? found.firstText,
+                                   textSize: labelNode?.textPart?.fontSize ?? 12, width: width, height: height)
+        // A marker whose label area is empty (drawn without text) is the stretchable sprite.
+        let isStretchable = contentBox.map { $0.width == 0 || $0.height == 0 } ?? false
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
                                       hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height, scale: scale),
-                                      contentBox: (found.content ?? found.firstText).map {
-                                          MarkerLayout.pixelBox($0, width: width, height: height, scale: scale)
-                                      },
-                                      variant: variant)
+                                      contentBox: contentBox, variant: variant, stretch: isStretchable ? stretch : nil)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
                               missingCharacters: missingCharacters,
-                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) })
+                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) },
+                              stretch: stretch)
     }
 
     // MARK: Extents
@@ -250,6 +254,8 @@ extension MarkerLayout {
         var tip: Point?
         /// The frame of the part marked content, and of the first text part.
         var content: Rect?, firstText: Rect?
+        /// The part marked content, and the first text part.
+        var contentNode: LayoutNode?, firstTextNode: LayoutNode?
         /// Boxes of what is drawn.
         var hits: [Rect] = []
         /// What must not be stretched: every drawn part inside the root
@@ -279,7 +285,7 @@ extension MarkerLayout {
             if let outline = node.outline { found.fixed += outline.pieces.dropFirst() }
             if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { found.fixed.append(node.frame) }
         case .text:
-            if found.firstText == nil { found.firstText = node.frame }
+            if found.firstText == nil { found.firstText = node.frame; found.firstTextNode = node }
             let ink = placedInk(node)
             if node.part.hit != false, let ink { found.hits.append(ink) }
             if let ink { found.fixed.append(ink) }
@@ -292,8 +298,15 @@ extension MarkerLayout {
             break
         }
         if node.part.hit == true, !draws { found.hits.append(node.frame) }
-        if node.part.isContent, found.content == nil { found.content = node.frame }
+        if node.part.isContent, found.content == nil { found.content = node.frame; found.contentNode = node }
         for child in node.children { survey(child, isRoot: false, into: &found) }
+    }
+
+    /// The first text part in `node` and its children, in tree order.
+    static func firstText(in node: LayoutNode) -> LayoutNode? {
+        if node.role == .text { return node }
+        for child in node.children { if let text = firstText(in: child) { return text } }
+        return nil
     }
 
     /// A text part's glyph bounds where it is drawn (device pixels), as set

@@ -32,10 +32,11 @@ extension MarkerStyle {
         "seed-price-tag": seedPriceTag, "seed-callout": seedCallout,
     ]
 
-    // Seed 000: body 28 high, width = label + 30 (badge circle at x 2, label
-    // at x 24), corner radius 3, a 20 x 10 pointer under it; anchor at the tip.
-    // An empty label keeps its place (a zero-wide content box at x 24): the
-    // tag drawn without text is the stretchable sprite MapLibre fits text into.
+    // Seed 000's shape without its demo content: body 28 high, at least 40
+    // wide (room for a stretch run each side of the pointer), corner radius 3,
+    // a 20 x 10 pointer under it, anchor at the tip; a badge only when asked
+    // for. Drawn without text it is the stretchable sprite MapLibre fits text
+    // into (see MarkerStretch).
     static let priceTag = #"""
     {
       "name": "price-tag",
@@ -95,7 +96,7 @@ extension MarkerStyle {
         {"name": "shadow-radius", "type": "number", "range": [0, 32], "default": 2, "help": "its blur radius in points (CALayer's shadowRadius)"},
         {"name": "shadow-x", "type": "number", "range": [-32, 32], "default": 0, "help": "its horizontal offset in points"},
         {"name": "shadow-y", "type": "number", "range": [-32, 32], "default": 1, "help": "its vertical offset in points"},
-        {"name": "width", "type": "number", "range": [60, 600], "help": "a fixed width in points; by default the bubble fits its text"},
+        {"name": "width", "type": "number", "range": [80, 600], "help": "a fixed width in points; by default the bubble fits its text"},
         {"name": "max-width", "type": "number", "range": [100, 600], "default": 320, "help": "the widest the bubble grows before text is cut with an ellipsis"},
         {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
@@ -106,7 +107,7 @@ extension MarkerStyle {
         "fill": "${fill}",
         "shadow": {"when": "shadow-color", "color": "${shadow-color}", "offset": ["${shadow-x}", "${shadow-y}"], "radius": "${shadow-radius}"},
         "layout": "row", "alignX": "start", "alignY": "center", "gap": 5, "padding": [5, 8, 5, 5],
-        "width": "${width}", "minWidth": 60, "maxWidth": "${max-width}", "height": 60,
+        "width": "${width}", "minWidth": 80, "maxWidth": "${max-width}", "height": 60,
         "children": [
           {"when": "picture", "type": "picture", "name": "picture", "file": "${picture}", "fit": "fill",
            "width": 70, "height": 50},
@@ -218,7 +219,8 @@ extension MarkerStyle {
     }
     """#
 
-    // The seeds' own looks, as the neutral presets were before issue 23:
+    // The seeds' own looks, as the neutral presets were before issue 23
+    // (seed 000: width = label + 30, badge circle at x 2, label at x 24):
     // seed 000's tag with its sample label and 成 badge; seed 004's callout
     // with its sample title and subtitle, a black 70 x 50 picture box until a
     // picture is given and a red glow.

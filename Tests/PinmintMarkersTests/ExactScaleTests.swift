@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 23: a marker's layout is decided once in points, so its @N image is
 /// exactly N times its @1x image in width and height, and its anchor, hit
-/// boxes and content box are the same in CSS pixels at
+/// boxes, content box and stretch metadata are the same in CSS pixels at
 /// every ratio (Leaflet's `iconRetinaUrl` shares one `iconSize`; a MapLibre
 /// style has one `icon-offset` for every ratio).
 @Suite struct ExactScaleTests {
@@ -18,8 +18,10 @@ import Testing
         for label in labels {
             cases.append(("price-tag", ["label": label]))
             cases.append(("price-tag", ["label": label, "shadow": "true", "border": "#FFFFFF", "border-width": "1.5"]))
+            cases.append(("seed-price-tag", ["label": label]))
             cases.append(("callout", ["title": label]))
             cases.append(("callout", ["title": label, "subtitle": label]))
+            cases.append(("seed-callout", ["title": label]))
             cases.append(("avatar", ["name": label]))
             cases.append(("pin", ["label": label]))
         }
@@ -29,6 +31,7 @@ import Testing
     /// What of `marker` must scale: every number in CSS pixels (pixels ÷ ratio).
     struct Measures: Equatable, CustomStringConvertible {
         var size: [Double], anchor: [Double], hits: [[Double]], content: [Double]?
+        var stretchX: [[Double]]?, stretchY: [[Double]]?, stretchContent: [Double]?
 
         init(_ marker: RenderedMarker) {
             let meta = marker.metadata, r = meta.pixelRatio
@@ -37,10 +40,14 @@ import Testing
             anchor = [meta.anchor.x / r, meta.anchor.y / r]
             hits = meta.hitBoxes.map(css)
             content = meta.contentBox.map(css)
+            stretchX = meta.stretch?.stretchX.map { $0.map { Double($0) / r } }
+            stretchY = meta.stretch?.stretchY.map { $0.map { Double($0) / r } }
+            stretchContent = meta.stretch?.content.map { Double($0) / r }
         }
 
         var description: String {
-            "size \(size) anchor \(anchor) hits \(hits) content \(content.map { "\($0)" } ?? "none")"
+            "size \(size) anchor \(anchor) hits \(hits) content \(content.map { "\($0)" } ?? "none") "
+                + "stretch \(stretchContent.map { "\($0)" } ?? "none") x \(stretchX ?? []) y \(stretchY ?? [])"
         }
     }
 
@@ -70,8 +77,8 @@ import Testing
 
     @Test func everyPresetIsExactAtEveryRatio() throws {
         let (checked, off) = try mismatches()
-        // 5 labels × 6 cases, the avatar with two variants, × ratios 2, 3, 4.
-        #expect(checked == 5 * 7 * 3)
+        // 5 labels × 8 cases, the avatar with two variants, × ratios 2, 3, 4.
+        #expect(checked == 5 * 9 * 3)
         let sizes = off.filter { $0.hasPrefix("size ") }.count
         let report = "\(sizes) of them not N × @1x in pixels\n" + off.prefix(12).joined(separator: "\n")
         #expect(off.isEmpty, "\(off.count) of \(checked) preset × label × ratio combinations are not exact:\n\(report)")
