@@ -84,3 +84,22 @@ import Testing
         #expect(off.isEmpty, "\(off.count) of \(checked) preset × label × ratio combinations are not exact:\n\(report)")
     }
 }
+
+/// Every marker description of the golden suite (presets with pictures and
+/// icons, both avatar states, and the custom compositions), exact at ratios 1–4.
+@Suite struct ExactScaleDescriptionTests {
+    @Test(arguments: MarkerGoldenTests.cases)
+    func goldenDescriptionIsExactAtEveryRatio(name: String) throws {
+        let file = try MarkerFile(contentsOfFile: MarkerGoldenTests.folder.appendingPathComponent("\(name).json").path)
+        let renderer = try makeRenderer()
+        for description in try file.style.resolve(values: file.values) {
+            let one = try renderer.render(description, scale: 1)
+            for ratio in 2...4 {
+                let many = try renderer.render(description, scale: Double(ratio))
+                #expect(many.metadata.width == ratio * one.metadata.width && many.metadata.height == ratio * one.metadata.height,
+                        "\(name) \(description.variant) @\(ratio)x: \(many.metadata.width)x\(many.metadata.height)")
+                #expect(ExactScaleTests.Measures(one) == ExactScaleTests.Measures(many), "\(name) \(description.variant) @\(ratio)x")
+            }
+        }
+    }
+}
