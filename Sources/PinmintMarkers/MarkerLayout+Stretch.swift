@@ -91,7 +91,9 @@ extension MarkerLayout {
             reachY += blur + abs(shadow.offset.y)
         }
         let pointerPieces = Array(outline.pieces.dropFirst())
-        let blocked = fixed.filter { rect in !pointerPieces.contains(rect) && rect.width > 0 && rect.height > 0 }
+        var reaches: [Rect] = []
+        collectReach(of: root, into: &reaches)
+        let blocked = (fixed.filter { rect in !pointerPieces.contains(rect) } + reaches).filter { $0.width > 0 && $0.height > 0 }
             .map { Rect(x: $0.minX / s, y: $0.minY / s, width: $0.width / s, height: $0.height / s) }
         let tip = Point(anchor.x / s, anchor.y / s)
         let arrowBounds = pointerPieces.first.map { Rect(x: $0.minX / s, y: $0.minY / s, width: $0.width / s, height: $0.height / s) }
@@ -147,6 +149,31 @@ extension MarkerLayout {
         return MarkerStretch(content: content, stretchX: columns.map { [pixels($0.0), pixels($0.1)] },
                              stretchY: rows.map { [pixels($0.0), pixels($0.1)] }, textSize: textSize,
                              padding: [padding, 0, padding, 0], offset: offset)
+    }
+
+    /// What the parts inside `node` change beyond their frames (device
+    /// pixels): a child box's stroke and shadow (its blur kernel and offset),
+    /// a text's halo. Runs must keep clear of these as of the parts.
+    private func collectReach(of node: LayoutNode, into rects: inout [Rect]) {
+        for child in node.children {
+            if child.role == .box, child.box!.shape != nil, child.box!.fill != nil || child.box!.stroke != nil {
+                var reach = child.frame
+                if let stroke = child.box!.stroke, stroke.width > 0 {
+                    let half = stroke.width * scale / 2 * (stroke.join == .miter ? 4 : 1)
+                    reach = reach.insetBy(dx: -half, dy: -half)
+                }
+                if let shadow = child.box!.shadow, child.box!.fill != nil, shadow.color.alpha > 0 {
+                    let blur = shadow.blurRadius > 0 ? (4 * shadow.blurRadius + 1) * scale : 0
+                    reach = reach.union(child.frame.insetBy(dx: -blur, dy: -blur).offsetBy(shadow.offset.x * scale, shadow.offset.y * scale))
+                }
+                rects.append(reach)
+            }
+            if child.role == .text, let halo = child.textPart!.halo, halo.width > 0, child.textInk != nil {
+                let width = halo.width * scale
+                rects.append(child.frame.insetBy(dx: -width - scale, dy: -width - scale))
+            }
+            collectReach(of: child, into: &rects)
+        }
     }
 
     /// The stretch runs along one axis, in whole points: `from ... to` (the

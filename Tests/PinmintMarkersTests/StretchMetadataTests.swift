@@ -26,6 +26,7 @@ import Testing
         ("wide-bubble", ##"{"type": "box", "shape": {"type": "bubble", "radius": 8, "arrow": {"width": 16, "height": 8}}, "fill": "#2C3E50", "width": 121, "height": 41, "children": [{"type": "text", "text": "", "content": true}]}"##, [:]),
         ("top-arrow", ##"{"type": "box", "shape": {"type": "bubble", "radius": 4, "arrow": {"side": "top", "width": 12, "height": 6}}, "fill": "#C0392B", "stroke": {"color": "#FFFFFF", "width": 2}, "width": 90, "height": 30, "children": [{"type": "text", "text": "", "content": true}]}"##, [:]),
         ("side-arrow", ##"{"type": "box", "shape": {"type": "bubble", "radius": 4, "arrow": {"side": "left", "width": 12, "height": 6}}, "fill": "#16A085", "width": 90, "height": 40, "children": [{"type": "text", "text": "", "content": true}]}"##, [:]),
+        ("shadowed-badge", ##"{"type": "box", "shape": {"type": "roundedRect", "radius": 4}, "fill": "#34495E", "layout": "row", "alignX": "start", "padding": [0, 4], "gap": 4, "width": 120, "height": 48, "children": [{"type": "box", "shape": "circle", "fill": "#F1C40F", "shadow": {"color": "#000000AA", "offset": [2, 2], "radius": 3}, "width": 24, "height": 24}, {"type": "text", "text": "", "content": true}]}"##, [:]),
         ("plain-box", ##"{"type": "box", "shape": {"type": "roundedRect", "radius": 5}, "fill": "#8E44AD", "shadow": {"color": "#00000066", "offset": [0, 2], "radius": 2}, "width": 70, "height": 44, "children": [{"type": "text", "text": "", "content": true}]}"##, [:]),
     ]
 
