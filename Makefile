@@ -97,8 +97,8 @@ test-release: deps
 # libjs-leaflet, installed if missing and possible; else plain HTML).
 demo: build
 	@mkdir -p out/scenes
-	$(RELEASE_BIN)/pinmint render price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
-	$(RELEASE_BIN)/pinmint render callout --title 我是商户名 --subtitle 我是商户地址 --scale 1,2,3 -o out/callout.png --meta out/callout.json
+	$(RELEASE_BIN)/pinmint render seed-price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
+	$(RELEASE_BIN)/pinmint render seed-callout --title 我是商户名 --subtitle 我是商户地址 --scale 1,2,3 -o out/callout.png --meta out/callout.json
 	$(RELEASE_BIN)/pinmint render avatar --name 张三 --phone "138 0013 8000" --scale 1,2,3 -o out/avatar.png --meta out/avatar.json
 	$(RELEASE_BIN)/pinmint render pin --label 1 --scale 1,2,3 -o out/pin.png --meta out/pin.json
 	@for scene in Golden/scenes/*.svg; do \

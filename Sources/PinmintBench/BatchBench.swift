@@ -165,7 +165,7 @@ enum BatchBench {
     /// One thread, 2,000 markers: each stage timed on its own (µs per marker).
     static func breakdown(work: String) throws {
         let renderer = try MarkerRenderer()
-        let style = MarkerStyle.preset(named: "price-tag")!
+        let style = MarkerStyle.preset(named: "seed-price-tag")!
         let option = style.options.first { $0.name == "label" }!
         let labels = (0..<2_000).map { "\(1000 + $0 * 37)萬" }
         func clock() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -205,7 +205,7 @@ enum BatchBench {
 
     /// One stage over `count` distinct price tags on one thread (see the type's documentation).
     static func profile(_ count: Int, stage: String, jobs: Int, work: String) throws {
-        let style = MarkerStyle.preset(named: "price-tag")!
+        let style = MarkerStyle.preset(named: "seed-price-tag")!
         let option = style.options.first { $0.name == "label" }!
         let labels = (0..<count).map { "\(1000 + $0 * 37)萬" }
         if stage == "batch" {
@@ -237,7 +237,7 @@ enum BatchBench {
     static func runBatch(_ data: String, folder: String, jobs: Int, scales: [Double],
                          sprite: BatchConfiguration.SpriteOutput?, mode: PNGEncoder.Mode = .default,
                          label: String = "{price}萬") throws -> Double {
-        let file = MarkerFile(style: MarkerStyle.preset(named: "price-tag")!)
+        let file = MarkerFile(style: MarkerStyle.preset(named: "seed-price-tag")!)
         var configuration = try BatchConfiguration(file: file, settings: ["label": try FieldTemplate(label, input: "label")],
                                                    idTemplate: try FieldTemplate("{id}", input: "id"), scales: scales,
                                                    outputFolder: folder, jobs: jobs)

@@ -50,7 +50,7 @@ func runMarkerBench(_ arguments: [String]) throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
     let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]
-    let callout = try MarkerStyle.preset(named: "callout")!.resolve(options: [
+    let callout = try MarkerStyle.preset(named: "seed-callout")!.resolve(options: [
         "title": "Blue Bottle Coffee", "subtitle": "300 Webster St, Oakland", "picture": picture])[0]
 
     // Each iteration draws another price (made beforehand, not timed), so

@@ -11,8 +11,10 @@ extension MarkerLayout {
         var ink: Rect? = nil
         collectInk(root, into: &ink)
         let bounds = ink ?? root.frame
-        let origin = Point(min(bounds.minX, root.frame.minX).rounded(.down), min(bounds.minY, root.frame.minY).rounded(.down))
-        let far = Point(max(bounds.maxX, root.frame.maxX).rounded(.up), max(bounds.maxY, root.frame.maxY).rounded(.up))
+        // Whole points both ways, from extents that scale with the marker (shadow and stroke
+        // reach, text ink set at 1x): the @N canvas is N times the 1x canvas.
+        let origin = Point(wholeDown(min(bounds.minX, root.frame.minX)), wholeDown(min(bounds.minY, root.frame.minY)))
+        let far = Point(wholeUp(max(bounds.maxX, root.frame.maxX)), wholeUp(max(bounds.maxY, root.frame.maxY)))
         let width = max(1, Int(far.x - origin.x)), height = max(1, Int(far.y - origin.y))
         guard width <= Canvas.maximumSide, height <= Canvas.maximumSide, width * height <= Canvas.maximumPixelCount else {
             throw MarkerError(input: source, problem: "the marker would be \(width)x\(height) pixels at scale \(scale.plainDescription); "
@@ -33,13 +35,19 @@ extension MarkerLayout {
         found.fixed.reserveCapacity(16)
         survey(root, isRoot: true, into: &found)
         let anchorPoint = self.anchorPoint(anchor, root: root, tip: found.tip)
+        let contentBox = (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) }
+        let labelNode = found.contentNode.flatMap(MarkerLayout.firstText) ?? found.firstTextNode
+        let stretch = self.stretch(of: root, fixed: found.fixed, anchor: anchorPoint, label: found.content ?? found.firstText,
+                                   textSize: labelNode?.textPart?.fontSize ?? 12, width: width, height: height)
+        // A marker whose label area is empty (drawn without text) is the stretchable sprite.
+        let isStretchable = contentBox.map { $0.width == 0 || $0.height == 0 } ?? false
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
-                                      hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height),
-                                      contentBox: (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height) },
-                                      variant: variant)
+                                      hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height, scale: scale),
+                                      contentBox: contentBox, variant: variant, stretch: isStretchable ? stretch : nil)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
                               missingCharacters: missingCharacters,
-                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height) })
+                              fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) },
+                              stretch: stretch)
     }
 
     // MARK: Extents
@@ -71,7 +79,9 @@ extension MarkerLayout {
             }
         case .text:
             guard let glyphs = placedInk(node) else { break }
-            let halo = (node.textPart!.halo?.width ?? 0) * scale
+            // A point more than the ink set at 1x: hinting and the baseline rounded at this
+            // scale move glyphs by less than that, and the box must not depend on them.
+            let halo = ((node.textPart!.halo?.width ?? 0) + 1) * scale
             add(glyphs.insetBy(dx: -halo, dy: -halo))
         case .picture, .icon:
             add(node.frame)
@@ -244,6 +254,8 @@ extension MarkerLayout {
         var tip: Point?
         /// The frame of the part marked content, and of the first text part.
         var content: Rect?, firstText: Rect?
+        /// The part marked content, and the first text part.
+        var contentNode: LayoutNode?, firstTextNode: LayoutNode?
         /// Boxes of what is drawn.
         var hits: [Rect] = []
         /// What must not be stretched: every drawn part inside the root
@@ -273,7 +285,7 @@ extension MarkerLayout {
             if let outline = node.outline { found.fixed += outline.pieces.dropFirst() }
             if !isRoot, node.box!.fill != nil || node.box!.stroke != nil { found.fixed.append(node.frame) }
         case .text:
-            if found.firstText == nil { found.firstText = node.frame }
+            if found.firstText == nil { found.firstText = node.frame; found.firstTextNode = node }
             let ink = placedInk(node)
             if node.part.hit != false, let ink { found.hits.append(ink) }
             if let ink { found.fixed.append(ink) }
@@ -286,15 +298,24 @@ extension MarkerLayout {
             break
         }
         if node.part.hit == true, !draws { found.hits.append(node.frame) }
-        if node.part.isContent, found.content == nil { found.content = node.frame }
+        if node.part.isContent, found.content == nil { found.content = node.frame; found.contentNode = node }
         for child in node.children { survey(child, isRoot: false, into: &found) }
     }
 
-    /// A text part's glyph bounds where they are drawn (device pixels), or nil when it draws nothing.
+    /// The first text part in `node` and its children, in tree order.
+    static func firstText(in node: LayoutNode) -> LayoutNode? {
+        if node.role == .text { return node }
+        for child in node.children { if let text = firstText(in: child) { return text } }
+        return nil
+    }
+
+    /// A text part's glyph bounds where it is drawn (device pixels), as set
+    /// at 1x without hinting (the same at every scale; drawn glyphs may be a
+    /// fraction of a point off), or nil when it draws nothing.
     private func placedInk(_ node: LayoutNode) -> Rect? {
-        guard let ink = node.textInk else { return nil }
+        guard let ink = node.referenceInk, node.textInk != nil else { return nil }
         let origin = textOrigin(node)
-        return Rect(x: origin.x + ink.minX, y: origin.y + ink.minY, width: ink.width, height: ink.height)
+        return Rect(x: origin.x + ink.minX * scale, y: origin.y + ink.minY * scale, width: ink.width * scale, height: ink.height * scale)
     }
 
     private func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {
@@ -317,14 +338,14 @@ extension MarkerLayout {
         }
     }
 
-    /// Whole-pixel boxes inside the canvas, without those inside another.
-    static func reduce(_ boxes: [Rect], width: Int, height: Int) -> [PixelBox] {
+    /// Whole-point boxes inside the canvas (see `pixelBox`), without those inside another.
+    static func reduce(_ boxes: [Rect], width: Int, height: Int, scale: Double) -> [PixelBox] {
         // Plain loops: a marker has a handful of boxes, and the closures and
         // intermediate arrays cost more than the comparisons.
         var pixelBoxes: [PixelBox] = []
         pixelBoxes.reserveCapacity(boxes.count)
         for rect in boxes {
-            let box = pixelBox(rect, width: width, height: height)
+            let box = pixelBox(rect, width: width, height: height, scale: scale)
             if box.width > 0 && box.height > 0 { pixelBoxes.append(box) }
         }
         var kept: [PixelBox] = []
@@ -341,9 +362,14 @@ extension MarkerLayout {
         return kept
     }
 
-    static func pixelBox(_ rect: Rect, width: Int, height: Int) -> PixelBox {
-        let x0 = max(0, min(width, Int(rect.minX.rounded(.down)))), y0 = max(0, min(height, Int(rect.minY.rounded(.down))))
-        let x1 = max(0, min(width, Int(rect.maxX.rounded(.up)))), y1 = max(0, min(height, Int(rect.maxY.rounded(.up))))
+    /// The pixels of `rect` (device pixels) rounded out to whole points, inside
+    /// the canvas: at an integer ratio N the box is N times its 1x box (a
+    /// pointer centred on a half point at 1x covers the same points at @2x).
+    static func pixelBox(_ rect: Rect, width: Int, height: Int, scale: Double) -> PixelBox {
+        func down(_ pixels: Double) -> Int { Int(((pixels / scale + 1e-7).rounded(.down) * scale).rounded(.down)) }
+        func up(_ pixels: Double) -> Int { Int(((pixels / scale - 1e-7).rounded(.up) * scale).rounded(.up)) }
+        let x0 = max(0, min(width, down(rect.minX))), y0 = max(0, min(height, down(rect.minY)))
+        let x1 = max(0, min(width, up(rect.maxX))), y1 = max(0, min(height, up(rect.maxY)))
         return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -40,6 +40,10 @@ final class LayoutNode {
     @exclusivity(unchecked) var text: TextLayout? { didSet { textInk = text?.inkBounds } }
     /// The text's glyph bounds, device pixels from its layout box (computed once).
     @exclusivity(unchecked) private(set) var textInk: Rect?
+    /// The text's glyph bounds set without hinting at scale 1, points from
+    /// its layout box: the same at every scale, so the canvas and the hit
+    /// boxes that follow the ink are N times their 1x size at ratio N.
+    @exclusivity(unchecked) var referenceInk: Rect?
     @exclusivity(unchecked) var image: Image?
     @exclusivity(unchecked) var svg: SVGDocument?
     /// The background shape's outline, once drawn (frames no longer move then).
@@ -96,8 +100,10 @@ final class LayoutNode {
 /// its full width), so that text wraps or is cut with an ellipsis where a
 /// maximum width demands. Placing goes top-down. All lengths become device
 /// pixels (points × scale) before anything is measured, and every size is
-/// rounded up to whole pixels and every offset down, so edges of
-/// whole-point boxes fall on pixel edges at every integral scale.
+/// rounded up to whole points and every offset down to whole points (then
+/// to whole pixels, for scales that are not integers): the layout is decided
+/// in points, and at every integer pixel ratio N each box is N times its 1x
+/// box, whatever the text measures at each size (issue 23).
 struct MarkerLayout {
     let scale: Double
     let renderer: MarkerRenderer
@@ -112,6 +118,14 @@ struct MarkerLayout {
         self.renderer = renderer
         self.source = source
     }
+
+    /// `pixels` rounded up to whole points, then up to whole pixels. The
+    /// tolerance keeps a length that is whole points but for the last bits
+    /// of a float (41.000000001) from taking one more.
+    func wholeUp(_ pixels: Double) -> Double { ((pixels / scale - 1e-7).rounded(.up) * scale).rounded(.up) }
+
+    /// `pixels` rounded down to whole points, then down to whole pixels.
+    func wholeDown(_ pixels: Double) -> Double { ((pixels / scale + 1e-7).rounded(.down) * scale).rounded(.down) }
 
     // MARK: Building
 
@@ -216,6 +230,16 @@ struct MarkerLayout {
             if let warning = layout.missingGlyphsWarning, !warnings.contains(warning) { warnings.append(warning) }
             for scalar in layout.missingCharacters where !missingCharacters.contains(scalar) { missingCharacters.append(scalar) }
             node.text = layout
+            // Ink measured at 1x without hinting: the same at every scale.
+            var unhintedStyle = style
+            unhintedStyle.hinting = .none
+            do {
+                node.referenceInk = scale == 1 && style.hinting == .none ? layout.inkBounds
+                    : try renderer.textLayout(node.textPart!.text, style: unhintedStyle, families: node.textPart!.families,
+                                              weight: node.textPart!.weight.value, fallback: node.fallback!, scale: 1).inkBounds
+            } catch {
+                throw MarkerError(input: error.file, path: node.path, problem: error.problem)
+            }
             body = layout.deviceSize
         case .picture:
             body = Size(Double(node.image?.width ?? 40) * s, Double(node.image?.height ?? 40) * s)
@@ -239,14 +263,15 @@ struct MarkerLayout {
             if let minimum = node.part.minHeight { body.height = max(body.height, minimum * s) }
             if let maximum = node.part.maxHeight { body.height = min(body.height, maximum * s) }
         }
-        node.size = Size((body.width + pointer.horizontal).rounded(.up), (body.height + pointer.vertical).rounded(.up))
+        node.size = Size(wholeUp(body.width + pointer.horizontal), wholeUp(body.height + pointer.vertical))
         return node.size
     }
 
     // MARK: Placing
 
     func place(_ node: LayoutNode, at origin: Point) {
-        node.frame = Rect(origin: origin, size: node.size)
+        // Whole points: a padding or gap of a fraction of a point moves the part to the point before.
+        node.frame = Rect(origin: Point(wholeDown(origin.x), wholeDown(origin.y)), size: node.size)
         guard node.role == .box else { return }
         let pointer = (node.box!.shape?.pointerInsets ?? .zero).scaled(scale)
         let content = node.frame.inset(pointer).inset(node.box!.padding.scaled(scale))
@@ -255,8 +280,8 @@ struct MarkerLayout {
         func offset(_ free: Double, _ alignment: Alignment) -> Double {
             switch alignment {
             case .start: return 0
-            case .center: return (free / 2).rounded(.down)
-            case .end: return free.rounded(.down)
+            case .center: return wholeDown(free / 2)
+            case .end: return wholeDown(free)
             }
         }
         let children = node.children
@@ -289,20 +314,20 @@ struct MarkerLayout {
         for child in node.children { shift(child, by: delta) }
     }
 
-    /// Where a text's layout box starts (whole device pixels): aligned in
-    /// its frame horizontally, centred vertically.
+    /// Where a text's layout box starts (whole points, then whole device
+    /// pixels): aligned in its frame horizontally, centred vertically.
     func textOrigin(_ node: LayoutNode) -> Point {
         guard let layout = node.text, let alignment = node.textPart?.alignment else { return node.frame.origin }
         let free = node.frame.width - layout.deviceSize.width
         let dx: Double
         switch alignment {
         case .left: dx = 0
-        case .center: dx = (free / 2).rounded(.down)
-        case .right: dx = free.rounded(.down)
-        case .start: dx = layout.isRightToLeft ? free.rounded(.down) : 0
-        case .end: dx = layout.isRightToLeft ? 0 : free.rounded(.down)
+        case .center: dx = wholeDown(free / 2)
+        case .right: dx = wholeDown(free)
+        case .start: dx = layout.isRightToLeft ? wholeDown(free) : 0
+        case .end: dx = layout.isRightToLeft ? 0 : wholeDown(free)
         }
-        return Point((node.frame.minX + dx).rounded(.down),
-                     (node.frame.minY + ((node.frame.height - layout.deviceSize.height) / 2).rounded(.down)).rounded(.down))
+        return Point(wholeDown(node.frame.minX + dx),
+                     wholeDown(node.frame.minY + wholeDown((node.frame.height - layout.deviceSize.height) / 2)))
     }
 }

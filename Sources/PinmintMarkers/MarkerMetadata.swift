@@ -29,6 +29,10 @@ public struct MarkerMetadata: Hashable, Sendable {
     /// Where the text sits (the part marked `content`, else the first text part).
     public let contentBox: PixelBox?
     public let variant: String
+    /// For a marker drawn without text (its content box is empty): how
+    /// MapLibre stretches it around a label, and the `text-offset` that puts
+    /// its tip on the point then (see `MarkerStretch`). Pixels of the image.
+    public internal(set) var stretch: MarkerStretch? = nil
 
     /// Image size in points: Leaflet's `iconSize`.
     public var pointSize: Size { Size(Double(width) / pixelRatio, Double(height) / pixelRatio) }
@@ -59,6 +63,18 @@ public struct MarkerMetadata: Hashable, Sendable {
             "mapkit": ["centerOffset": ["x": number(centerOffset.x), "y": number(centerOffset.y)]],
         ]
         if let contentBox { object["contentBox"] = box(contentBox) }
+        if let stretch {
+            object["stretch"] = ["content": stretch.content, "stretchX": stretch.stretchX, "stretchY": stretch.stretchY]
+            var fit: [String: Any] = ["text-size": number(stretch.textSize), "text-line-height": number(MarkerStretch.textLineHeight),
+                                      "icon-text-fit-padding": stretch.padding.map(number), "icon-offset": [0, 0]]
+            if let offset = stretch.offset, let ems = stretch.textOffset {
+                fit["offset"] = [number(offset.x), number(offset.y)]
+                fit["text-offset"] = [number(ems.x), number(ems.y)]
+            }
+            var maplibre = object["maplibre"] as! [String: Any]
+            maplibre["icon-text-fit"] = fit
+            object["maplibre"] = maplibre
+        }
         if let id { object["id"] = id }
         if let file { object["file"] = file }
         return object

@@ -383,6 +383,10 @@ public struct RenderedMarker {
     /// Pixel boxes of the parts that must keep their size when the image is
     /// stretched (see `stretchZones`).
     let fixedRegions: [PixelBox]
+    /// How the marker's body stretches around a label (see `MarkerStretch`),
+    /// worked out whether or not it has text: `metadata.stretch` has it only
+    /// for a marker drawn without text. Nil for shapes without a flat run.
+    public let stretch: MarkerStretch?
 
     /// The marker as PNG bytes (with a pHYs chunk for the pixel ratio).
     public func pngData(mode: PNGEncoder.Mode = .default) throws(PNGError) -> [UInt8] {

@@ -5,7 +5,9 @@ import Foundation
 /// Measurements follow ../shared/MARKERS.md, taken from the seed posts.
 extension MarkerStyle {
     /// Preset names in the order `pinmint styles` lists them.
-    public static let presetNames = ["price-tag", "callout", "avatar", "pin"]
+    /// The `seed-` presets are the seeds' own looks, sample text included
+    /// (`make demo` draws them); the others draw only what they are given.
+    public static let presetNames = ["price-tag", "callout", "avatar", "pin", "seed-price-tag", "seed-callout"]
 
     /// The built-in style called `name`, or nil.
     public static func preset(named name: String) -> MarkerStyle? { parsedPresets[name] }
@@ -27,19 +29,21 @@ extension MarkerStyle {
 
     static let presetSources: [String: String] = [
         "price-tag": priceTag, "callout": callout, "avatar": avatar, "pin": pin,
+        "seed-price-tag": seedPriceTag, "seed-callout": seedCallout,
     ]
 
-    // Seed 000: body 28 high, width = label + 30 (badge circle at x 2, label
-    // at x 24), corner radius 3, a 20 x 10 pointer under it; anchor at the tip.
-    // An empty label keeps its place (a zero-wide content box at x 24): the
-    // tag drawn without text is the stretchable sprite MapLibre fits text into.
+    // Seed 000's shape without its demo content: body 28 high, at least 40
+    // wide (room for a stretch run each side of the pointer), corner radius 3,
+    // a 20 x 10 pointer under it, anchor at the tip; a badge only when asked
+    // for. Drawn without text it is the stretchable sprite MapLibre fits text
+    // into (see MarkerStretch).
     static let priceTag = #"""
     {
       "name": "price-tag",
-      "description": "A price label on a rounded tag with a round badge and a pointer (seed 000).",
+      "description": "A price label on a rounded tag with a pointer, and a round badge when asked for (seed 000; seed-price-tag has the seed's badge and text).",
       "options": [
-        {"name": "label", "type": "text", "default": "5200萬", "help": "the price or text on the tag"},
-        {"name": "badge", "type": "text", "default": "成", "help": "a glyph in the white circle; empty or none for no badge"},
+        {"name": "label", "type": "text", "default": "", "help": "the price or text on the tag; empty for the stretchable tag MapLibre fits text into"},
+        {"name": "badge", "type": "text", "default": "", "help": "a glyph in a white circle at the left (the seed's 成); empty or none for no badge"},
         {"name": "fill", "type": "color", "default": "#3598DB", "help": "the tag's colour"},
         {"name": "label-color", "type": "color", "default": "auto", "help": "the label's colour; auto picks black or white for contrast"},
         {"name": "badge-color", "type": "color", "default": "#FFFFFF", "help": "the badge circle's colour"},
@@ -59,7 +63,7 @@ extension MarkerStyle {
         "stroke": {"when": "border", "color": "${border}", "width": "${border-width}"},
         "shadow": {"when": "shadow", "color": "#00000066", "offset": [0, 1], "radius": 2},
         "layout": "row", "alignX": "start", "alignY": "center", "gap": 2, "padding": [0, 2],
-        "height": "${height}",
+        "height": "${height}", "minWidth": 40,
         "children": [
           {"when": "badge", "type": "box", "name": "badge", "shape": "circle", "fill": "${badge-color}",
            "width": 20, "height": 20,
@@ -80,19 +84,19 @@ extension MarkerStyle {
     static let callout = #"""
     {
       "name": "callout",
-      "description": "A callout bubble with a picture, a title and a subtitle, sized to its text (seed 004).",
+      "description": "A callout bubble with a title, a subtitle and a picture when given, sized to its text (seed 004; seed-callout has the seed's picture box, text and red glow).",
       "options": [
-        {"name": "title", "type": "text", "default": "我是商户名", "help": "the first line, 14 pt"},
-        {"name": "subtitle", "type": "text", "default": "我是商户地址", "help": "the second line, 12 pt; empty for none"},
-        {"name": "picture", "type": "file", "default": "", "help": "a PNG shown at the left (70 x 50, scaled to fill); black when none"},
+        {"name": "title", "type": "text", "default": "", "help": "the first line, 14 pt"},
+        {"name": "subtitle", "type": "text", "default": "", "help": "the second line, 12 pt; empty for none"},
+        {"name": "picture", "type": "file", "default": "", "help": "a PNG shown at the left (70 x 50, scaled to fill); none by default"},
         {"name": "fill", "type": "color", "default": "rgba(77, 77, 77, 0.8)", "help": "the bubble's colour"},
         {"name": "title-color", "type": "color", "default": "#FFFFFF", "help": "the title's colour"},
         {"name": "subtitle-color", "type": "color", "default": "#AAAAAA", "help": "the subtitle's colour (UIColor.lightGray, as the seed)"},
-        {"name": "shadow-color", "type": "color", "default": "#FF0000", "help": "the glow or shadow around the bubble; none for none"},
-        {"name": "shadow-radius", "type": "number", "range": [0, 32], "default": 3, "help": "its blur radius in points (CALayer's shadowRadius)"},
+        {"name": "shadow-color", "type": "color", "default": "#00000040", "help": "the shadow around the bubble; none for none"},
+        {"name": "shadow-radius", "type": "number", "range": [0, 32], "default": 2, "help": "its blur radius in points (CALayer's shadowRadius)"},
         {"name": "shadow-x", "type": "number", "range": [-32, 32], "default": 0, "help": "its horizontal offset in points"},
-        {"name": "shadow-y", "type": "number", "range": [-32, 32], "default": 0, "help": "its vertical offset in points"},
-        {"name": "width", "type": "number", "range": [100, 600], "help": "a fixed width in points; by default the bubble fits its text"},
+        {"name": "shadow-y", "type": "number", "range": [-32, 32], "default": 1, "help": "its vertical offset in points"},
+        {"name": "width", "type": "number", "range": [80, 600], "help": "a fixed width in points; by default the bubble fits its text"},
         {"name": "max-width", "type": "number", "range": [100, 600], "default": 320, "help": "the widest the bubble grows before text is cut with an ellipsis"},
         {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
       ],
@@ -103,9 +107,9 @@ extension MarkerStyle {
         "fill": "${fill}",
         "shadow": {"when": "shadow-color", "color": "${shadow-color}", "offset": ["${shadow-x}", "${shadow-y}"], "radius": "${shadow-radius}"},
         "layout": "row", "alignX": "start", "alignY": "center", "gap": 5, "padding": [5, 8, 5, 5],
-        "width": "${width}", "minWidth": 160, "maxWidth": "${max-width}", "height": 60,
+        "width": "${width}", "minWidth": 80, "maxWidth": "${max-width}", "height": 60,
         "children": [
-          {"type": "picture", "name": "picture", "file": "${picture}", "placeholder": "#000000", "fit": "fill",
+          {"when": "picture", "type": "picture", "name": "picture", "file": "${picture}", "fit": "fill",
            "width": 70, "height": 50},
           {"type": "box", "layout": "stack", "alignX": "start", "alignY": "start", "gap": 5, "content": true,
            "children": [
@@ -126,8 +130,8 @@ extension MarkerStyle {
       "name": "avatar",
       "description": "A person: round picture or initials in a white ring, name on top; selected shows a larger avatar with name and phone (seed 001).",
       "options": [
-        {"name": "name", "type": "text", "default": "张三", "help": "the person's name (label, and initials without a picture)"},
-        {"name": "phone", "type": "text", "default": "138 0013 8000", "help": "shown under the name when selected; empty for none"},
+        {"name": "name", "type": "text", "default": "", "help": "the person's name (label, and initials without a picture), e.g. 张三"},
+        {"name": "phone", "type": "text", "default": "", "help": "shown under the name when selected, e.g. 138 0013 8000; empty for none"},
         {"name": "picture", "type": "file", "default": "", "help": "a PNG clipped to the circle; initials on a disc when none"},
         {"name": "color", "type": "color", "default": "#F39C12", "help": "the initials disc's colour"},
         {"name": "ring", "type": "color", "default": "#FFFFFF", "help": "the ring and pointer colour"},
@@ -210,6 +214,92 @@ extension MarkerStyle {
            "weight": "bold", "color": "${color}", "content": true},
           {"when": "dot", "unless": ["picture", "icon-file", "icon", "label"], "type": "box", "shape": "circle", "fill": "${dot}",
            "width": 10, "height": 10}
+        ]
+      }
+    }
+    """#
+
+    // The seeds' own looks, as the neutral presets were before issue 23
+    // (seed 000: width = label + 30, badge circle at x 2, label at x 24):
+    // seed 000's tag with its sample label and 成 badge; seed 004's callout
+    // with its sample title and subtitle, a black 70 x 50 picture box until a
+    // picture is given and a red glow.
+    static let seedPriceTag = #"""
+    {
+      "name": "seed-price-tag",
+      "description": "The seed's price tag: the neutral price-tag with the seed's sample label 5200萬 and its 成 badge (seed 000).",
+      "options": [
+        {"name": "label", "type": "text", "default": "5200萬", "help": "the price or text on the tag"},
+        {"name": "badge", "type": "text", "default": "成", "help": "a glyph in the white circle; empty or none for no badge"},
+        {"name": "fill", "type": "color", "default": "#3598DB", "help": "the tag's colour"},
+        {"name": "label-color", "type": "color", "default": "auto", "help": "the label's colour; auto picks black or white for contrast"},
+        {"name": "badge-color", "type": "color", "default": "#FFFFFF", "help": "the badge circle's colour"},
+        {"name": "font-size", "type": "number", "range": [6, 48], "default": 12, "help": "the label's size in points"},
+        {"name": "height", "type": "number", "range": [16, 200], "default": 28, "help": "the tag's height in points, pointer excluded"},
+        {"name": "pointer", "type": "choice", "choices": ["center", "left", "right", "none"], "default": "center", "help": "where the pointer sits under the tag"},
+        {"name": "border", "type": "color", "default": "none", "help": "a border colour; none for no border"},
+        {"name": "border-width", "type": "number", "range": [0.25, 8], "default": 1, "help": "the border's width in points"},
+        {"name": "shadow", "type": "flag", "default": false, "help": "a soft drop shadow under the tag"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
+      ],
+      "marker": {
+        "type": "box",
+        "name": "tag",
+        "shape": {"type": "bubble", "radius": 3, "arrow": {"width": 20, "height": 10, "position": "${pointer}"}},
+        "fill": "${fill}",
+        "stroke": {"when": "border", "color": "${border}", "width": "${border-width}"},
+        "shadow": {"when": "shadow", "color": "#00000066", "offset": [0, 1], "radius": 2},
+        "layout": "row", "alignX": "start", "alignY": "center", "gap": 2, "padding": [0, 2],
+        "height": "${height}",
+        "children": [
+          {"when": "badge", "type": "box", "name": "badge", "shape": "circle", "fill": "${badge-color}",
+           "width": 20, "height": 20,
+           "children": [{"type": "text", "font": "${font}", "text": "${badge}", "fontSize": 14, "weight": "bold", "color": "${fill}"}]},
+          {"unless": "badge", "type": "spacer", "width": 2},
+          {"type": "text", "font": "${font}", "name": "label", "text": "${label}", "fontSize": "${font-size}",
+           "color": "${label-color}", "content": true},
+          {"type": "spacer", "width": 2}
+        ]
+      }
+    }
+    """#
+
+    static let seedCallout = #"""
+    {
+      "name": "seed-callout",
+      "description": "The seed's callout: a black 70 x 50 picture box until a picture is given, the sample title and subtitle, a red glow (seed 004).",
+      "options": [
+        {"name": "title", "type": "text", "default": "我是商户名", "help": "the first line, 14 pt"},
+        {"name": "subtitle", "type": "text", "default": "我是商户地址", "help": "the second line, 12 pt; empty for none"},
+        {"name": "picture", "type": "file", "default": "", "help": "a PNG shown at the left (70 x 50, scaled to fill); black when none"},
+        {"name": "fill", "type": "color", "default": "rgba(77, 77, 77, 0.8)", "help": "the bubble's colour"},
+        {"name": "title-color", "type": "color", "default": "#FFFFFF", "help": "the title's colour"},
+        {"name": "subtitle-color", "type": "color", "default": "#AAAAAA", "help": "the subtitle's colour (UIColor.lightGray, as the seed)"},
+        {"name": "shadow-color", "type": "color", "default": "#FF0000", "help": "the glow or shadow around the bubble; none for none"},
+        {"name": "shadow-radius", "type": "number", "range": [0, 32], "default": 3, "help": "its blur radius in points (CALayer's shadowRadius)"},
+        {"name": "shadow-x", "type": "number", "range": [-32, 32], "default": 0, "help": "its horizontal offset in points"},
+        {"name": "shadow-y", "type": "number", "range": [-32, 32], "default": 0, "help": "its vertical offset in points"},
+        {"name": "width", "type": "number", "range": [100, 600], "help": "a fixed width in points; by default the bubble fits its text"},
+        {"name": "max-width", "type": "number", "range": [100, 600], "default": 320, "help": "the widest the bubble grows before text is cut with an ellipsis"},
+        {"name": "font", "type": "text", "default": "", "help": "font families in fallback order, e.g. 'Noto Sans Arabic, Noto Sans'; default Pinmint's fonts, then the system's"}
+      ],
+      "marker": {
+        "type": "box",
+        "name": "bubble",
+        "shape": {"type": "bubble", "radius": 6, "arrow": {"width": 20, "height": 10}},
+        "fill": "${fill}",
+        "shadow": {"when": "shadow-color", "color": "${shadow-color}", "offset": ["${shadow-x}", "${shadow-y}"], "radius": "${shadow-radius}"},
+        "layout": "row", "alignX": "start", "alignY": "center", "gap": 5, "padding": [5, 8, 5, 5],
+        "width": "${width}", "minWidth": 160, "maxWidth": "${max-width}", "height": 60,
+        "children": [
+          {"type": "picture", "name": "picture", "file": "${picture}", "placeholder": "#000000", "fit": "fill",
+           "width": 70, "height": 50},
+          {"type": "box", "layout": "stack", "alignX": "start", "alignY": "start", "gap": 5, "content": true,
+           "children": [
+             {"type": "text", "font": "${font}", "name": "title", "text": "${title}", "fontSize": 14, "color": "${title-color}", "height": 20},
+             {"when": "subtitle", "type": "text", "font": "${font}", "name": "subtitle", "text": "${subtitle}", "fontSize": 12,
+              "color": "${subtitle-color}", "height": 20}
+           ]}
         ]
       }
     }

@@ -142,7 +142,7 @@ struct BubbleGeometry: Hashable {
     /// The corner radius, at most half the body's sides.
     var r: Double
     var arrowHeight: Double, halfWidth: Double
-    /// The tip's x (whole pixels), and the middle of the arrow's base (kept clear of the corners).
+    /// The tip's x (whole points, then whole pixels), and the middle of the arrow's base (kept clear of the corners).
     var tipX: Double, baseX: Double
     /// Local → device: the arrow turned to its side.
     var toDevice: AffineTransform
@@ -156,7 +156,8 @@ struct BubbleGeometry: Hashable {
         r = min(radius, w / 2, h / 2)
         arrowHeight = arrow.height * scale
         halfWidth = min(arrow.width * scale, max(0, w - 2 * r)) / 2
-        tipX = min(max(arrow.position * w, 0), w).rounded()
+        // On a whole point (then a whole pixel), so that the tip is the same point at every ratio.
+        tipX = ((min(max(arrow.position * w, 0), w) / scale).rounded() * scale).rounded()
         baseX = min(max(tipX, r + halfWidth), w - r - halfWidth)
         switch arrow.side {
         case .bottom: toDevice = .translation(body.minX, body.minY)

@@ -479,14 +479,21 @@ public struct MarkerSpriteOptions: Sendable {
 extension SpriteImage {
     /// A rendered marker as a sprite image. A marker whose content box is
     /// empty (a bubble or tag drawn without text) is stretchable: it gets
-    /// `content` (the content box) and `stretchX` / `stretchY` (the flat runs
-    /// of its body; see `RenderedMarker.stretchZones`). `stretchable` true or
-    /// false overrides that choice.
+    /// `content`, `stretchX` and `stretchY` from its layout (see
+    /// `MarkerStretch`: the label area, and runs of its body MapLibre can
+    /// stretch, one each side of a centred pointer). `stretchable` true or
+    /// false overrides that choice; a marker whose shape has no flat run
+    /// (a pin) then gets its content box and the runs of identical columns
+    /// and rows found in its pixels (`RenderedMarker.stretchZones`).
     public init(marker: RenderedMarker, id: String, stretchable: Bool? = nil, source: String = "") {
         var metadata = SpriteMetadata()
         let box = marker.metadata.contentBox
         let isStretchable = stretchable ?? (box.map { $0.width == 0 || $0.height == 0 } ?? false)
-        if isStretchable, let box {
+        if isStretchable, let stretch = marker.stretch {
+            metadata.content = stretch.content
+            if !stretch.stretchX.isEmpty { metadata.stretchX = stretch.stretchX }
+            if !stretch.stretchY.isEmpty { metadata.stretchY = stretch.stretchY }
+        } else if isStretchable, let box {
             let zones = marker.stretchZones()
             metadata.content = [box.x, box.y, box.x + box.width, box.y + box.height]
             if !zones.x.isEmpty { metadata.stretchX = zones.x }

@@ -238,10 +238,12 @@ public struct TextLayout {
             let baseline = (metrics.ascent + Double(index) * metrics.lineHeight).rounded()
             lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline))
         }
-        let lastBaseline = lines.last?.baseline ?? metrics.ascent.rounded()
+        // The height from the unrounded metrics (they scale with the pixel size), not from the
+        // baselines rounded at this scale: at every integer ratio N the box is N times its 1x box.
+        let height = metrics.ascent + Double(max(0, lines.count - 1)) * metrics.lineHeight + metrics.descent
         // Left-aligned lines need no box wider than the widest; others align inside `maxWidth`.
         storage = Storage(style: style, scale: scale, pixelSize: setter.pixelSize, lines: lines, metrics: metrics,
-                          deviceSize: Size(allLeft ? whole(widest) : boxWidth, whole(lastBaseline + metrics.descent)),
+                          deviceSize: Size(allLeft ? whole(widest) : boxWidth, whole(height)),
                           missingCharacters: setter.missing, isTruncated: setter.didTruncate, fallback: fallback)
     }
 

@@ -256,7 +256,7 @@ struct MarkerCommandTests {
         }
         let json = try runPinmint(["styles", "--json"])
         let styles = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [[String: Any]])
-        #expect(styles.map { $0["name"] as? String } == ["price-tag", "callout", "avatar", "pin"])
+        #expect(styles.map { $0["name"] as? String } == ["price-tag", "callout", "avatar", "pin", "seed-price-tag", "seed-callout"])
         // --show prints a description that renders as a style file of its own.
         let shown = try runPinmint(["styles", "price-tag", "--show"])
         let folder = try temporaryFolder()

@@ -216,7 +216,7 @@ import Testing
 
     @Test func presetFilesResolveRelativePictures() throws {
         let file = try MarkerFile(contentsOfFile: repositoryRoot.appendingPathComponent("Golden/markers/callout-short.json").path)
-        #expect(file.style.name == "callout")
+        #expect(file.style.name == "seed-callout")
         guard case .string(let picture)? = file.values["picture"] else { Issue.record("no picture value"); return }
         #expect(picture.hasSuffix("Golden/markers/pictures/storefront.png"))
         #expect(FileManager.default.fileExists(atPath: picture))

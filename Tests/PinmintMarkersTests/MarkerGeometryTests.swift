@@ -15,7 +15,7 @@ import Testing
     /// the label starts at x 24; the anchor is the pointer's tip.
     @Test(arguments: [1.0, 2.0, 3.0])
     func priceTagFollowsTheSeed(scale: Double) throws {
-        let marker = try #require(try renderPreset("price-tag", scale: scale).first)
+        let marker = try #require(try renderPreset("seed-price-tag", scale: scale).first)
         let meta = marker.metadata
         let content = try #require(meta.contentBox)
         #expect(content.x == Int(24 * scale))
@@ -36,11 +36,11 @@ import Testing
     }
 
     @Test func priceTagWidthFollowsTheLabel() throws {
-        let short = try #require(try renderPreset("price-tag", ["label": "9萬"], scale: 1).first).metadata
-        let long = try #require(try renderPreset("price-tag", ["label": "12,345,678萬"], scale: 1).first).metadata
+        let short = try #require(try renderPreset("seed-price-tag", ["label": "9萬"], scale: 1).first).metadata
+        let long = try #require(try renderPreset("seed-price-tag", ["label": "12,345,678萬"], scale: 1).first).metadata
         #expect(long.width > short.width + 40)
         #expect(short.width == short.contentBox!.width + 30 && long.width == long.contentBox!.width + 30)
-        let none = try #require(try renderPreset("price-tag", ["label": "", "badge": "成"], scale: 1).first).metadata
+        let none = try #require(try renderPreset("seed-price-tag", ["label": "", "badge": "成"], scale: 1).first).metadata
         #expect(none.width == 30, "the seed's sizeToFit + 30 with an empty label")
     }
 
@@ -49,7 +49,7 @@ import Testing
     /// stays on the tip.
     @Test(arguments: [1.0, 2.0])
     func calloutAnchorsAtTheArrowTip(scale: Double) throws {
-        let marker = try #require(try renderPreset("callout", ["width": "200"], scale: scale).first)
+        let marker = try #require(try renderPreset("seed-callout", ["width": "200"], scale: scale).first)
         let meta = marker.metadata
         let body = meta.hitBoxes[0]
         #expect(body.width == Int(200 * scale) && body.height == Int(60 * scale))
@@ -65,10 +65,38 @@ import Testing
     }
 
     @Test func calloutSizesItselfToItsText() throws {
-        let short = try #require(try renderPreset("callout", ["title": "Café", "subtitle": ""], scale: 1).first).metadata
-        let long = try #require(try renderPreset("callout", ["title": String(repeating: "long title ", count: 20)], scale: 1).first).metadata
+        let short = try #require(try renderPreset("seed-callout", ["title": "Café", "subtitle": ""], scale: 1).first).metadata
+        let long = try #require(try renderPreset("seed-callout", ["title": String(repeating: "long title ", count: 20)], scale: 1).first).metadata
         #expect(short.hitBoxes[0].width == 160, "minimum width")
         #expect(long.hitBoxes[0].width <= 320 && long.hitBoxes[0].width > 300, "maximum width; the text is cut with an ellipsis")
+    }
+
+    /// Issue 23: the presets draw only what they are given. A callout without
+    /// a picture has no black placeholder box and a neutral shadow, not a red
+    /// glow; a price tag has no badge and no sample label; the seeds' looks
+    /// are the seed- presets.
+    @Test func presetsDrawOnlyWhatTheyAreGiven() throws {
+        let callout = try #require(try renderPreset("callout", ["width": "200"], scale: 1).first)
+        let body = callout.metadata.hitBoxes[0]
+        let inside = callout.canvas.pixel(x: body.x + 10, y: body.y + 10)
+        #expect(inside.red > 0.25 && inside.alpha < 0.9, "the bubble's own fill, no black box: \(inside)")
+        let glow = callout.canvas.pixel(x: body.x + 100, y: body.y - 1)
+        #expect(glow.alpha < 0.2 && abs(glow.red - glow.green) < 0.02, "a faint grey shadow, not red: \(glow)")
+        let seed = try #require(try renderPreset("seed-callout", ["width": "200"], scale: 1).first)
+        let seedBody = seed.metadata.hitBoxes[0]
+        #expect(seed.canvas.pixel(x: seedBody.x + 10, y: seedBody.y + 10).red < 0.01, "the seed's black picture box")
+        #expect(seed.canvas.pixel(x: seedBody.x + 100, y: seedBody.y - 1).red > 0.5, "the seed's red glow")
+
+        let tag = try #require(try renderPreset("price-tag", ["label": "9"], scale: 1).first)
+        let seedTag = try #require(try renderPreset("seed-price-tag", ["label": "9"], scale: 1).first)
+        // No white badge circle at (2, 4)...(22, 24) of the body; the seed has one.
+        #expect(tag.canvas.pixel(x: 12, y: 5).red < 0.5 && seedTag.canvas.pixel(x: 12, y: 5).red > 0.99)
+        for name in ["price-tag", "callout", "avatar"] {
+            let style = try #require(MarkerStyle.preset(named: name))
+            for option in style.options where option.kind == .text && option.name != "font" {
+                #expect(option.defaultValue == .string(""), "\(name) --\(option.name) defaults to sample text")
+            }
+        }
     }
 
     @Test func avatarRendersBothStates() throws {
@@ -123,10 +151,9 @@ import Testing
     func scalesGiveSharperImagesOfTheSameMarker(preset: String) throws {
         let one = try renderPreset(preset, scale: 1), three = try renderPreset(preset, scale: 3)
         for (a, b) in zip(one, three) {
-            // Text is measured at each scale (hinted advances), so widths may differ by a point or two.
-            #expect(abs(Double(b.metadata.width) - 3 * Double(a.metadata.width)) <= 6)
-            #expect(abs(b.metadata.pointAnchor.x - a.metadata.pointAnchor.x) <= 1)
-            #expect(abs(b.metadata.pointAnchor.y - a.metadata.pointAnchor.y) <= 1)
+            // The layout is decided in points (issue 23): exactly three times the size, the same anchor.
+            #expect(b.metadata.width == 3 * a.metadata.width && b.metadata.height == 3 * a.metadata.height)
+            #expect(b.metadata.pointAnchor == a.metadata.pointAnchor)
         }
     }
 
@@ -156,7 +183,7 @@ import Testing
     }
 
     @Test func metadataOffsetsForMapClients() throws {
-        let meta = try renderPreset("price-tag", scale: 2)[0].metadata
+        let meta = try renderPreset("seed-price-tag", scale: 2)[0].metadata
         let json = meta.json(id: "tag", file: "tag@2x.png")
         let leaflet = try #require(json["leaflet"] as? [String: Any])
         #expect(leaflet["iconSize"] as? [Int] == [meta.width / 2, meta.height / 2])
@@ -174,7 +201,7 @@ import Testing
 @Suite struct StretchZoneTests {
     @Test(arguments: [1.0, 2.0, 3.0])
     func priceTagWithoutTextStretchesOnlyItsFlatParts(scale: Double) throws {
-        let style = try #require(MarkerStyle.preset(named: "price-tag"))
+        let style = try #require(MarkerStyle.preset(named: "seed-price-tag"))
         let marker = try makeRenderer().render(style: style, options: ["label": ""], scale: scale)[0]
         let zones = marker.stretchZones()
         let s = Int(scale)

@@ -28,7 +28,8 @@ func makeRenderer() throws -> MarkerRenderer { try MarkerRenderer(includeSystemF
     }()
 
     @Test func everyPresetHasItsCases() {
-        for preset in MarkerStyle.presetNames {
+        // The seed- presets are drawn by the cases of the neutral ones that ask for the seeds' look.
+        for preset in MarkerStyle.presetNames where !preset.hasPrefix("seed-") {
             for kind in ["short", "long", "cjk", "empty"] {
                 #expect(MarkerGoldenTests.cases.contains("\(preset)-\(kind)"), "missing Golden/markers/\(preset)-\(kind).json")
             }
