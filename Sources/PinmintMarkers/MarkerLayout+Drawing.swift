@@ -37,17 +37,19 @@ extension MarkerLayout {
         let anchorPoint = self.anchorPoint(anchor, root: root, tip: found.tip)
         let contentBox = (found.content ?? found.firstText).map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) }
         let labelNode = found.contentNode.flatMap(MarkerLayout.firstText) ?? found.firstTextNode
-        let stretch = self.stretch(of: root, fixed: found.fixed, anchor: anchorPoint, label: found.content ?? found.firstText,
-                                   textSize: labelNode?.textPart?.fontSize ?? 12, width: width, height: height)
+        let fixed = found.fixed, label = found.content ?? found.firstText, textSize = labelNode?.textPart?.fontSize ?? 12
+        let stretch = LazyStretch { [self] in
+            self.stretch(of: root, fixed: fixed, anchor: anchorPoint, label: label, textSize: textSize, width: width, height: height)
+        }
         // A marker whose label area is empty (drawn without text) is the stretchable sprite.
         let isStretchable = contentBox.map { $0.width == 0 || $0.height == 0 } ?? false
         let metadata = MarkerMetadata(width: width, height: height, pixelRatio: scale, anchor: anchorPoint,
                                       hitBoxes: MarkerLayout.reduce(found.hits, width: width, height: height, scale: scale),
-                                      contentBox: contentBox, variant: variant, stretch: isStretchable ? stretch : nil)
+                                      contentBox: contentBox, variant: variant, stretch: isStretchable ? stretch.value : nil)
         return RenderedMarker(variant: variant, canvas: canvas, metadata: metadata, warnings: warnings,
                               missingCharacters: missingCharacters,
                               fixedRegions: found.fixed.map { MarkerLayout.pixelBox($0, width: width, height: height, scale: scale) },
-                              stretch: stretch)
+                              lazyStretch: stretch)
     }
 
     // MARK: Extents

@@ -231,12 +231,8 @@ struct MarkerLayout {
             for scalar in layout.missingCharacters where !missingCharacters.contains(scalar) { missingCharacters.append(scalar) }
             node.text = layout
             // Ink measured at 1x without hinting: the same at every scale.
-            var unhintedStyle = style
-            unhintedStyle.hinting = .none
             do {
-                node.referenceInk = scale == 1 && style.hinting == .none ? layout.inkBounds
-                    : try renderer.textLayout(node.textPart!.text, style: unhintedStyle, families: node.textPart!.families,
-                                              weight: node.textPart!.weight.value, fallback: node.fallback!, scale: 1).inkBounds
+                node.referenceInk = try layout.referenceInkBounds()
             } catch {
                 throw MarkerError(input: error.file, path: node.path, problem: error.problem)
             }

@@ -386,10 +386,30 @@ public struct RenderedMarker {
     /// How the marker's body stretches around a label (see `MarkerStretch`),
     /// worked out whether or not it has text: `metadata.stretch` has it only
     /// for a marker drawn without text. Nil for shapes without a flat run.
-    public let stretch: MarkerStretch?
+    /// Worked out when first asked for (most markers never are: finding the
+    /// runs cost a warm price tag a fifth of its render).
+    public var stretch: MarkerStretch? { lazyStretch.value }
+    let lazyStretch: LazyStretch
 
     /// The marker as PNG bytes (with a pHYs chunk for the pixel ratio).
     public func pngData(mode: PNGEncoder.Mode = .default) throws(PNGError) -> [UInt8] {
         try PNGEncoder.encode(canvas, pixelRatio: metadata.pixelRatio, mode: mode)
+    }
+}
+
+/// A marker's `MarkerStretch`, worked out the first time it is read.
+/// Belongs to one `RenderedMarker` and its copies, used by one thread at a time.
+final class LazyStretch {
+    private var make: (() -> MarkerStretch?)?
+    private var made: MarkerStretch?
+
+    init(_ make: @escaping () -> MarkerStretch?) { self.make = make }
+
+    var value: MarkerStretch? {
+        if let make {
+            made = make()
+            self.make = nil
+        }
+        return made
     }
 }

@@ -43,6 +43,8 @@ public final class FontFace {
     @exclusivity(unchecked) private var outlines: [GlyphKey: GlyphOutline] = [:]
     @exclusivity(unchecked) private var masks: [MaskKey: CoverageMask] = [:]
     @exclusivity(unchecked) private var maskBytes = 0
+    /// Ascender, descender and line height in design units, read once.
+    private let designMetrics: (ascender: Int, descender: Int, height: Int)
     /// Characters' glyphs (code point << 32 | glyph) by the low byte of the
     /// code point; all ones is empty (no code point is that large).
     @exclusivity(unchecked) private var recentGlyphs = [UInt64](repeating: .max, count: 256)
@@ -56,6 +58,8 @@ public final class FontFace {
     /// features; a face meets few), by character and text ends (see
     /// `shapeByCharacter`): a price's digits are each shaped once.
     @exclusivity(unchecked) private var characterTables: [CharacterTable] = []
+    /// See `unhintedBounds`.
+    @exclusivity(unchecked) private var unhintedBoundsTable = WordTable<Rect?>(limit: FontFace.maximumShapedRuns)
 
     /// Opens face `index` of a font file. Throws `FontError` when the file
     /// is missing, not a font, the index is out of range, or the face has
@@ -73,6 +77,7 @@ public final class FontFace {
         hasKerningTable = freeType.hasKerningTable
         hasColorGlyphs = freeType.hasColor
         isScalable = freeType.isScalable
+        designMetrics = freeType.designMetrics
     }
 
     /// How many faces `file` holds: 1 for TTF and OTF, the count for a TTC.
@@ -105,7 +110,7 @@ public final class FontFace {
 
     /// Line metrics at `pixelSize` pixels per em, in pixels, unrounded.
     public func metrics(pixelSize: Double) -> FontMetrics {
-        let design = freeType.designMetrics
+        let design = designMetrics
         let scale = pixelSize / Double(unitsPerEm)
         return FontMetrics(ascent: Double(design.ascender) * scale, descent: -Double(design.descender) * scale,
                            lineHeight: Double(design.height) * scale)
@@ -314,6 +319,23 @@ public final class FontFace {
         }
         guard concatenates else { return .withNeighbours }
         return glyphs.count == 1 ? .glyph(glyphs[0]) : .glyphs(glyphs)
+    }
+
+    /// `outline(glyph:pixelSize:hinting: .none, emboldenStrength:).bounds`,
+    /// kept in a table of bounds alone: markers ask for the unhinted ink
+    /// of every label at 1x (`TextLayout.referenceInkBounds`), and copying
+    /// the cached outline out cost more than the rest of that work.
+    func unhintedBounds(glyph: UInt32, pixelSize: Double, emboldenStrength: Double) throws(FontError) -> Rect? {
+        let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: .none, emboldenStrength: emboldenStrength)
+        // Glyph, size and strength in one word where they fit (sizes to 4096 px and strengths to 256 px do).
+        guard key.embolden26Dot6 < 1 << 14 else {
+            return try outline(glyph: glyph, pixelSize: pixelSize, hinting: .none, emboldenStrength: emboldenStrength).bounds
+        }
+        let word = UInt64(glyph) << 32 | UInt64(key.size26Dot6) << 14 | UInt64(key.embolden26Dot6)
+        if let known = unhintedBoundsTable[word] { return known }
+        let bounds = try outline(glyph: glyph, pixelSize: pixelSize, hinting: .none, emboldenStrength: emboldenStrength).bounds
+        unhintedBoundsTable.set(bounds, for: word)
+        return bounds
     }
 
     /// The coverage mask of a glyph drawn at a sub-pixel offset, made by

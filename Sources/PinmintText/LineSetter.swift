@@ -15,7 +15,16 @@ struct LineSetter {
     struct SetLine {
         var glyphs: [TextLayout.PlacedGlyph]
         var width: Double
+        /// The width at 1x without hinting, points (see `PlacedGlyph.referenceX`).
+        var referenceWidth: Double
         var isRightToLeft: Bool
+    }
+
+    /// Glyphs placed on one line, its width in device pixels, and in points at 1x without hinting.
+    struct PlacedLine {
+        let glyphs: [TextLayout.PlacedGlyph]
+        let width: Double
+        let referenceWidth: Double
     }
 
     /// Where a line's text came from: its paragraph and range of code points.
@@ -87,18 +96,28 @@ struct LineSetter {
 
     /// Places runs (logical order) on one line: visual order by their levels
     /// (rule L2), glyphs on whole pixels when hinting.
-    func place(_ runs: [ShapedRun], text: [UInt32]) throws(FontError) -> (glyphs: [TextLayout.PlacedGlyph], width: Double) {
+    ///
+    /// Each glyph also gets its position as a layout at 1x without hinting
+    /// would place it (`PlacedGlyph.referenceX`), from the same shaping, with
+    /// the same arithmetic in the same order, so that markers get the ink of
+    /// that layout (the same at every scale) without setting the text twice.
+    func place(_ runs: [ShapedRun], text: [UInt32]) throws(FontError) -> PlacedLine {
         // Left-to-right runs only (most labels): already in visual order.
         let order = runs.allSatisfy({ $0.level == 0 }) ? Array(runs.indices) : Bidi.visualOrder(levels: runs.map(\.level))
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
         var pen = 0.0, lastSpacing = 0.0
+        var referencePen = 0.0, referenceLastSpacing = 0.0
         let snaps = style.hinting != .none, roundsAdvances = style.hinting == .normal
         let spacing = style.letterSpacing * scale
+        // At 1x the em is the font size in pixels: the reference layout's pixel size.
+        let referenceSize = style.fontSize * 1, referenceSpacing = style.letterSpacing * 1
         for index in order {
             let run = runs[index]
             let member = fallback.members[run.member]
             let strength = member.syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
+            let referenceUnits = referenceSize / Double(member.face.unitsPerEm)
+            let referenceExtra = member.syntheticBold ? FontFallback.emboldenStrength(pixelSize: referenceSize) : 0
             for glyph in run.glyphs {
                 let outline = try member.face.outline(glyph: glyph.glyph, pixelSize: pixelSize, hinting: style.hinting,
                                                       emboldenStrength: strength)
@@ -106,9 +125,18 @@ struct LineSetter {
                 let cluster = run.start + Int(glyph.cluster)
                 // Colour glyphs (pictures) sit on whole pixels whatever the hinting, as hinted outlines do.
                 let whole = snaps || outline.color != nil
+                let referenceX = referencePen + Double(glyph.xOffset) * referenceUnits
+                let referenceY = -Double(glyph.yOffset) * referenceUnits
+                let pictured = outline.color != nil
                 placed.append(TextLayout.PlacedGlyph(scalar: Unicode.Scalar(text[cluster]) ?? " ", cluster: cluster,
                                                      member: run.member, glyph: glyph.glyph, x: whole ? x.rounded() : x,
-                                                     y: whole ? y.rounded() : y, outline: outline))
+                                                     y: whole ? y.rounded() : y, outline: outline,
+                                                     referenceX: pictured ? referenceX.rounded() : referenceX,
+                                                     referenceY: pictured ? referenceY.rounded() : referenceY))
+                let referenceAdvance = glyph.advance == 0 ? 0 : Double(glyph.advance) * referenceUnits + referenceExtra
+                let referenceStep = referenceAdvance == 0 ? 0 : max(0, referenceAdvance + referenceSpacing)
+                if referenceAdvance != 0 { referenceLastSpacing = referenceStep - referenceAdvance }
+                referencePen += referenceStep
                 let advance = roundsAdvances ? run.advance(glyph).rounded() : run.advance(glyph)
                 // Spacing after every glyph that advances; the pen never moves
                 // back, whatever the spacing (negative spacing stacks glyphs at worst).
@@ -118,7 +146,8 @@ struct LineSetter {
             }
         }
         // The width ends at the last glyph, not at the spacing after it.
-        return (placed, max(0, pen - lastSpacing))
+        return PlacedLine(glyphs: placed, width: max(0, pen - lastSpacing),
+                          referenceWidth: max(0, referencePen - referenceLastSpacing))
     }
 
     // MARK: Paragraphs
@@ -162,8 +191,9 @@ struct LineSetter {
         }
     }
 
-    private mutating func addLine(_ line: (glyphs: [TextLayout.PlacedGlyph], width: Double), paragraph: Int, range: Range<Int>) {
-        lines.append(SetLine(glyphs: line.glyphs, width: line.width, isRightToLeft: paragraphs[paragraph].paragraphLevel == 1))
+    private mutating func addLine(_ line: PlacedLine, paragraph: Int, range: Range<Int>) {
+        lines.append(SetLine(glyphs: line.glyphs, width: line.width, referenceWidth: line.referenceWidth,
+                             isRightToLeft: paragraphs[paragraph].paragraphLevel == 1))
         if style.maxLines != nil { sources.append(Source(paragraph: paragraph, range: range)) }
     }
 
@@ -221,11 +251,11 @@ struct LineSetter {
     /// ellipsis dropped; the ellipsis takes the paragraph's direction.
     /// Always ends with the ellipsis (`maxLines` cuts lines that fit).
     func truncated(_ paragraph: ShapedParagraph, range: Range<Int>, to width: Double?) throws(FontError)
-        -> (glyphs: [TextLayout.PlacedGlyph], width: Double) {
+        -> PlacedLine {
         var direction = style
         direction.direction = paragraph.paragraphLevel == 1 ? .rightToLeft : .leftToRight
         let scalars = paragraph.text.map { Unicode.Scalar($0) ?? " " }
-        func candidate(_ end: Int) throws(FontError) -> (glyphs: [TextLayout.PlacedGlyph], width: Double) {
+        func candidate(_ end: Int) throws(FontError) -> PlacedLine {
             let kept = LineSetter.trimmed(range.lowerBound..<end, in: paragraph.text)
             let cut = ShapedParagraph(Array(scalars[kept]) + ["\u{2026}"], style: direction, fallback: fallback)
             let setter = LineSetter(style: direction, fallback: fallback, scale: scale)
@@ -257,7 +287,8 @@ struct LineSetter {
         let source = sources[maxLines - 1]
         let paragraph = paragraphs[source.paragraph]
         let cut = try truncated(paragraph, range: source.range, to: maxWidth)
-        lines[maxLines - 1] = SetLine(glyphs: cut.glyphs, width: cut.width, isRightToLeft: paragraph.paragraphLevel == 1)
+        lines[maxLines - 1] = SetLine(glyphs: cut.glyphs, width: cut.width, referenceWidth: cut.referenceWidth,
+                                      isRightToLeft: paragraph.paragraphLevel == 1)
         didTruncate = true
     }
 }

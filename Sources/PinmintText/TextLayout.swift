@@ -31,6 +31,10 @@ public struct TextLayout {
         public let y: Double
         /// Outline at the layout's pixel size, origin on the baseline.
         public let outline: GlyphOutline
+        /// Where a layout of the same text at 1x without hinting puts the
+        /// glyph's origin, points from the line's start and below the
+        /// baseline (see `referenceInkBounds`).
+        let referenceX: Double, referenceY: Double
     }
 
     /// One line of glyphs, in visual order (left to right).
@@ -45,12 +49,15 @@ public struct TextLayout {
         public let x: Double
         /// Baseline, device pixels from the top of the layout box; a whole number.
         public let baseline: Double
+        /// The line's width at 1x without hinting, points.
+        let referenceWidth: Double
     }
 
     /// What the layout holds, shared by its copies: markers keep and pass
     /// layouts around by value, and a copy of this many fields (arrays, a
     /// style with strings, the chain) cost a retain and a release each.
     private final class Storage {
+        let text: String
         let style: TextStyle
         let scale: Double
         let pixelSize: Double
@@ -61,9 +68,12 @@ public struct TextLayout {
         let isTruncated: Bool
         let fallback: FontFallback
         let inkBounds: Rect?
+        /// `referenceInkBounds`, once worked out (markers ask for it on every render of a kept layout).
+        var referenceInk: Rect?? = nil
 
-        init(style: TextStyle, scale: Double, pixelSize: Double, lines: [Line], metrics: FontMetrics, deviceSize: Size,
-             missingCharacters: [Unicode.Scalar], isTruncated: Bool, fallback: FontFallback) {
+        init(text: String, style: TextStyle, scale: Double, pixelSize: Double, lines: [Line], metrics: FontMetrics,
+             deviceSize: Size, missingCharacters: [Unicode.Scalar], isTruncated: Bool, fallback: FontFallback) {
+            self.text = text
             self.style = style
             self.scale = scale
             self.pixelSize = pixelSize
@@ -200,25 +210,7 @@ public struct TextLayout {
         }
         try setter.applyLineLimit()
 
-        // Vertical metrics: the largest of the faces in use (the first face when none is).
-        // Colour faces (emoji) do not count, so that a label's line box does not change when
-        // it has an emoji; one set in colour faces alone takes the first face's.
-        // A flag per member of the chain (a few), no set: layouts are made per marker.
-        var used = [Bool](repeating: false, count: fallback.members.count)
-        var anyUsed = false
-        for line in setter.lines {
-            for glyph in line.glyphs where !fallback.members[glyph.member].face.hasColorGlyphs || glyph.member == 0 {
-                used[glyph.member] = true; anyUsed = true
-            }
-        }
-        if !anyUsed { used[0] = true }
-        var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)
-        for member in used.indices where used[member] {
-            let faceMetrics = fallback.members[member].face.metrics(pixelSize: setter.pixelSize)
-            metrics.ascent = max(metrics.ascent, faceMetrics.ascent)
-            metrics.descent = max(metrics.descent, faceMetrics.descent)
-            metrics.lineHeight = max(metrics.lineHeight, faceMetrics.lineHeight)
-        }
+        var metrics = TextLayout.metrics(of: setter.lines.map(\.glyphs), fallback: fallback, pixelSize: setter.pixelSize)
         if let lineHeight = style.lineHeight, lineHeight.isFinite, lineHeight > 0 { metrics.lineHeight = lineHeight * scale }
 
         let snaps = style.hinting != .none
@@ -236,15 +228,85 @@ public struct TextLayout {
             var x = alignment == .left ? 0 : alignment == .center ? free / 2 : free
             if snaps { x = x.rounded(.down) }
             let baseline = (metrics.ascent + Double(index) * metrics.lineHeight).rounded()
-            lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline))
+            lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline,
+                              referenceWidth: line.referenceWidth))
         }
         // The height from the unrounded metrics (they scale with the pixel size), not from the
         // baselines rounded at this scale: at every integer ratio N the box is N times its 1x box.
         let height = metrics.ascent + Double(max(0, lines.count - 1)) * metrics.lineHeight + metrics.descent
         // Left-aligned lines need no box wider than the widest; others align inside `maxWidth`.
-        storage = Storage(style: style, scale: scale, pixelSize: setter.pixelSize, lines: lines, metrics: metrics,
+        storage = Storage(text: text, style: style, scale: scale, pixelSize: setter.pixelSize, lines: lines, metrics: metrics,
                           deviceSize: Size(allLeft ? whole(widest) : boxWidth, whole(height)),
                           missingCharacters: setter.missing, isTruncated: setter.didTruncate, fallback: fallback)
+    }
+
+    /// Vertical metrics at `pixelSize`: the largest of the faces the glyphs
+    /// use (the first face when none is). Colour faces (emoji) do not count,
+    /// so that a label's line box does not change when it has an emoji; one
+    /// set in colour faces alone takes the first face's. A flag per member
+    /// of the chain (a few), no set: layouts are made per marker.
+    static func metrics(of lines: [[PlacedGlyph]], fallback: FontFallback, pixelSize: Double) -> FontMetrics {
+        // The members used, as bits (a chain has a few members; past 64, the last bit stands for the rest).
+        var used: UInt64 = 0
+        for line in lines {
+            for glyph in line where !fallback.members[glyph.member].face.hasColorGlyphs || glyph.member == 0 {
+                used |= 1 << UInt64(min(glyph.member, 63))
+            }
+        }
+        if used == 0 { used = 1 }
+        var metrics = FontMetrics(ascent: 0, descent: 0, lineHeight: 0)
+        for member in fallback.members.indices where used & (1 << UInt64(min(member, 63))) != 0 {
+            let faceMetrics = fallback.members[member].face.metrics(pixelSize: pixelSize)
+            metrics.ascent = max(metrics.ascent, faceMetrics.ascent)
+            metrics.descent = max(metrics.descent, faceMetrics.descent)
+            metrics.lineHeight = max(metrics.lineHeight, faceMetrics.lineHeight)
+        }
+        return metrics
+    }
+
+    /// The ink bounds (`inkBounds`) of this text laid out at 1x without
+    /// hinting, in points relative to that layout's box: the same at every
+    /// scale and hinting, which markers size their margins and hit boxes
+    /// from. A single line that was not cut is placed again from this
+    /// layout's shaping (`PlacedGlyph.referenceX`), with the arithmetic of
+    /// a layout at 1x (`LineSetterTests` compare the two); other text is
+    /// laid out again at 1x.
+    public func referenceInkBounds() throws(FontError) -> Rect? {
+        if let known = storage.referenceInk { return known }
+        let ink = try measureReferenceInk()
+        storage.referenceInk = .some(ink)
+        return ink
+    }
+
+    private func measureReferenceInk() throws(FontError) -> Rect? {
+        if scale == 1 && style.hinting == .none { return inkBounds }
+        var unhinted = style
+        unhinted.hinting = .none
+        guard lines.count == 1, !isTruncated, let line = lines.first,
+              style.maxWidth.map({ line.referenceWidth <= $0 }) ?? true else {
+            return try TextLayout(text: storage.text, style: unhinted, fallback: fallback, scale: 1).inkBounds
+        }
+        // As `init` does at scale 1: the box in whole points, the line aligned in it unsnapped,
+        // the baseline on the rounded ascent of the faces used.
+        let size = style.fontSize * 1
+        let metrics = TextLayout.metrics(of: [line.glyphs], fallback: fallback, pixelSize: size)
+        func whole(_ pixels: Double) -> Double { ((pixels / 1 - 1e-9).rounded(.up) * 1).rounded(.up) }
+        let boxWidth = whole(style.maxWidth.map { $0 * 1 } ?? line.referenceWidth)
+        let free = max(0, boxWidth - line.referenceWidth)
+        let alignment = style.alignment.resolved(rightToLeft: line.isRightToLeft)
+        let x = alignment == .left ? 0 : alignment == .center ? free / 2 : free
+        let baseline = metrics.ascent.rounded()
+        var union: Rect? = nil
+        for glyph in line.glyphs {
+            let member = fallback.members[glyph.member]
+            let strength = member.syntheticBold ? FontFallback.emboldenStrength(pixelSize: size) : 0
+            guard let bounds = try member.face.unhintedBounds(glyph: glyph.glyph, pixelSize: size, emboldenStrength: strength)
+            else { continue }
+            let placed = Rect(x: bounds.minX + x + glyph.referenceX, y: bounds.minY + baseline + glyph.referenceY,
+                              width: bounds.width, height: bounds.height)
+            union = union.map { $0.union(placed) } ?? placed
+        }
+        return union
     }
 
     /// Paragraphs split at "\n", "\r\n" and "\r".
