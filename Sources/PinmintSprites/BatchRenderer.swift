@@ -11,7 +11,9 @@ public struct BatchConfiguration: Sendable {
     public var file: MarkerFile
     /// Option name → template (`label` ← `{price}萬`), checked against the style's options.
     public var settings: [String: FieldTemplate]
-    /// The marker id (a file name): `--set id=…`; nil uses the row's `id` field, else `row-LINE`.
+    /// The marker id (a file name): `--set id=…`; nil uses the row's `id`
+    /// field, else `row-LINE` (CSV, JSON lines) or `feature-N` (GeoJSON, N
+    /// its index in the features array: a document on one line has one line).
     public var idTemplate: FieldTemplate?
     /// Pixel ratios; ratio 1 writes `ID.png`, ratio N `ID@Nx.png`.
     public var scales: [Double]
@@ -33,6 +35,14 @@ public struct BatchConfiguration: Sendable {
     /// No marker is written over it (nor over the data file, nor over a
     /// picture or icon a row draws).
     public var styleFile: String?
+    /// Render only the rows of this shard (`--shard K/N`), into an index part of its own.
+    public var shard: BatchShard?
+    /// Remove the marker files an earlier run's index listed that this run did not write or keep (`--prune`).
+    public var prune = false
+
+    /// The index file's name: `indexName`, or with a shard its part,
+    /// `index.shard-2-of-3.json` (`BatchShard.partName(of:)`).
+    public var indexFileName: String { shard.map { $0.partName(of: indexName) } ?? indexName }
 
     /// Sprite output: `NAME.png` + `NAME.json` per ratio in the output folder.
     public struct SpriteOutput: Sendable {
@@ -71,6 +81,10 @@ extension BatchConfiguration {
     /// (`--index a.png` and a row with id `a`).
     public var outputClash: SpriteError? {
         let option = "--index \(indexName)"
+        if shard != nil && sprite != nil {
+            return SpriteError(input: "--shard", problem: "sprite sheets cannot be split into shards; render one PNG per marker "
+                               + "(leave out --sprite), or the whole sprite in one run")
+        }
         if let sprite {
             for scale in scales {
                 let base = SpriteSheet.fileBase(sprite.name, pixelRatio: scale)
@@ -102,6 +116,8 @@ public struct BatchProgress: Sendable {
     public var skipped = 0
     /// Rows that failed.
     public var failed = 0
+    /// Files removed by `prune`: an earlier run's index listed them, this run did not write or keep them.
+    public var pruned = 0
     /// Rows drawn with characters no font has (.notdef boxes), whether
     /// rendered now or up to date from an earlier run; with
     /// `strictGlyphs` they fail instead and are counted in `failed`.
@@ -111,6 +127,19 @@ public struct BatchProgress: Sendable {
     /// With sprite output, when the batch ends: one line per sheet, e.g.
     /// `tags@2x.png 1024x980 (91.2% packed)`.
     public var sheets: [String] = []
+}
+
+extension BatchProgress {
+    /// `5000 rows: 4998 rendered, 0 unchanged, 2 failed, 0 pruned in 3.1 s (1612 rendered/s)`:
+    /// the rate counts rendered markers only (a re-run that rendered 2 in a
+    /// second is 2 a second, not the thousands it skipped); none rendered, no rate.
+    public func summaryLine(seconds: Double) -> String {
+        let seconds = max(seconds, 1e-3)
+        let rate = rendered > 0 ? " (\(Int((Double(rendered) / seconds).rounded())) rendered/s)" : ""
+        return "\(rows) rows: \(rendered) rendered, \(skipped) unchanged, \(failed) failed, \(pruned) pruned"
+            + (missingGlyphRows > 0 ? ", \(missingGlyphRows) with missing glyphs" : "")
+            + " in \(String(format: "%.1f", seconds)) s\(rate)"
+    }
 }
 
 /// Renders a data file's rows on every core.
@@ -159,14 +188,14 @@ public final class BatchRenderer: @unchecked Sendable {
         let configuration = self.configuration
         if let clash = configuration.outputClash { throw clash }
         if let names = reader.fieldNames {
-            for (option, template) in configuration.settings.sorted(by: { $0.key < $1.key }) {
-                for field in template.fieldNames where !names.contains(field) {
-                    throw SpriteError(input: "--set \(option)", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
-                }
-            }
-            if let id = configuration.idTemplate {
-                for field in id.fieldNames where !names.contains(field) {
-                    throw SpriteError(input: "--set id", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
+            // Every row has the header's fields: a required one missing from it would fail every row.
+            let templates = configuration.settings.sorted(by: { $0.key < $1.key }).map { ("--set \($0.key)", $0.value) }
+                + (configuration.idTemplate.map { [("--set id", $0)] } ?? [])
+            for (option, template) in templates {
+                for field in template.requiredFieldNames where !names.contains(field) {
+                    let hint = reader.delimiterHint.map { "; \($0)" } ?? ""
+                    throw SpriteError(input: option, problem: "no field '\(field)' in \(reader.input) for '\(template.source)' "
+                                      + "(fields: \(names.joined(separator: ", ")))\(hint)")
                 }
             }
         }
@@ -196,13 +225,15 @@ public final class BatchRenderer: @unchecked Sendable {
             notice("removed \(stale.count) temporary file\(stale.count == 1 ? "" : "s") that killed runs left in "
                    + "\(configuration.outputFolder.isEmpty ? "." : configuration.outputFolder) (\(shown))")
         }
-        let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
+        let indexPath = PathName.appending(configuration.indexFileName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
+        // Read before this run's index replaces it.
+        let earlierFiles = configuration.prune ? EarlierIndex.files(path: indexPath) : []
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
-                                  missingGlyphs: missingGlyphs, index: index)
+                                  missingGlyphs: missingGlyphs, index: index, collectsFiles: configuration.prune)
         let recipeBase = recipeBase(), dataName = reader.input
         // Sprite images are counted as rows make them: a sprite that cannot fit stops the batch then, not after every row.
         let capacity = configuration.sprite.map {
@@ -229,6 +260,9 @@ public final class BatchRenderer: @unchecked Sendable {
         guard let sprite = configuration.sprite else {
             try index.finish(footer: "\"failed\": \(summary.failed)")
             finished = true
+            if configuration.prune {
+                summary.pruned = prune(earlierFiles.subtracting(state.writtenFiles), readFiles: readFiles)
+            }
             return summary
         }
         // The sheets and the index are one set: all of them replace the previous run's, or none.
@@ -249,7 +283,28 @@ public final class BatchRenderer: @unchecked Sendable {
             }
         }
         finished = true
+        if configuration.prune {
+            summary.pruned = prune(earlierFiles.subtracting(state.writtenFiles), readFiles: readFiles)
+        }
         return summary
+    }
+
+    /// Removes `names` from the output folder: each a plain file name ending
+    /// in `.png` (an earlier run's index lists nothing else, but it is only
+    /// read, so this is checked), a regular file, not the index, not a file
+    /// the batch reads. Returns how many were removed.
+    private func prune(_ names: Set<String>, readFiles: [FileIdentity: String]) -> Int {
+        var removed = 0
+        for name in names.sorted() {
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.lowercased().hasSuffix(".png"),
+                  name != configuration.indexFileName else { continue }
+            let path = PathName.appending(name, to: configuration.outputFolder)
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            if let identity = FileIdentity(path: path), readFiles[identity] != nil { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     // MARK: One row
@@ -264,13 +319,13 @@ public final class BatchRenderer: @unchecked Sendable {
         let configuration = self.configuration
         if let overflow = capacity?.overflow { return .fatal(overflow) }
         let style = configuration.file.style
-        let input = "\(dataName):\(row.line)"
-        func fail(_ problem: String) -> RowOutcome { .failed(SpriteError(input: "", line: row.line, problem: problem)) }
+        let input = "\(dataName):\(row.place)"
+        func fail(_ problem: String) -> RowOutcome { .failed(row.error(problem)) }
         var values = configuration.file.values
         for (name, template) in configuration.settings {
             switch template.fill(row.fields) {
-            case .failure(let missing):
-                return fail("no field '\(missing.name)' (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
+            case .failure(let problem):
+                return fail(template.message(problem, fields: Array(row.fields.keys)))
             case .success(let text):
                 do { values[name] = try style.options.first { $0.name == name }!.parse(text, input: "--set \(name)") } catch {
                     return fail("\(name) '\(text)': \(error.problem)")
@@ -288,7 +343,7 @@ public final class BatchRenderer: @unchecked Sendable {
         for file in descriptions.flatMap(\.inputFiles) {
             guard let identity = FileIdentity(path: file) else { continue }
             if let option = batchFiles[identity] {
-                return .fatal(SpriteError(input: option, problem: "would replace \(file), which line \(row.line) draws; "
+                return .fatal(SpriteError(input: option, problem: "would replace \(file), which \(row.feature.map { "features[\($0)]" } ?? "line \(row.line)") draws; "
                                           + "give the output another name"))
             }
             drawn[identity] = "\(file), which the marker draws"
@@ -351,8 +406,9 @@ public final class BatchRenderer: @unchecked Sendable {
                         recipeText = imageRecipe.hex
                         pngText = hash.hex
                     }
-                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, coordinates: row.coordinates,
-                                                recipe: recipeText, png: pngText, missingGlyphs: marker.missingCharacters))
+                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, feature: row.feature,
+                                                coordinates: row.coordinates, recipe: recipeText, png: pngText,
+                                                missingGlyphs: marker.missingCharacters))
                     rendered += 1
                 } catch let error as MarkerError {
                     return fail(Self.problem(error, style: style))
@@ -367,7 +423,7 @@ public final class BatchRenderer: @unchecked Sendable {
         for image in images {
             do { try capacity?.add(image) } catch { return .fatal(error) }
         }
-        let glyphs = glyphWarning.map { SpriteError(input: "", line: row.line, problem: $0) }
+        let glyphs = glyphWarning.map { row.error($0) }
         return .done(lines: lines, images: images, rendered: rendered, skipped: skipped, missingGlyphs: glyphs)
     }
 
@@ -424,6 +480,8 @@ public final class BatchRenderer: @unchecked Sendable {
         let scales = configuration.scales.map { format($0) }.joined(separator: ", ")
         var header = "\"generator\": \"pinmint batch\",\n\"style\": \(JSONText.quote(style.name)),\n\"scales\": [\(scales)],\n"
         if let sprite = configuration.sprite { header += "\"sprite\": \(JSONText.quote(sprite.name)),\n" }
+        // Left out when the parts are joined: the joined index is the one a single run writes.
+        if let shard = configuration.shard { header += "\"shard\": \"\(shard.index)/\(shard.count)\",\n" }
         return header
     }
 
@@ -480,17 +538,23 @@ final class PipelineState: @unchecked Sendable {
     private let failure: (SpriteError) -> Void
     private let missingGlyphs: (SpriteError) -> Void
     private let index: IndexWriter
+    /// Whether to keep `writtenFiles` (for `--prune`).
+    private let collectsFiles: Bool
     private var nextSequence = 0, committed = 0
     private var readerDone = false
     private var pending: [Int: RowOutcome] = [:]
-    /// "id:ID" and "file:NAME" → the line that took it.
-    private var taken: [String: Int] = [:]
+    /// "id:ID" and "file:NAME" → where the row that took it is (`line 4`, `features[3]`).
+    private var taken: [String: String] = [:]
     private(set) var fatalError: SpriteError?
     private(set) var summary = BatchProgress()
     private(set) var spriteImages: [SpriteImage] = []
+    /// The files this run's index lists (written or up to date), when `collectsFiles`.
+    private(set) var writtenFiles = Set<String>()
 
     init(reader: DataRowReader, window: Int, progress: @escaping (BatchProgress) -> Void,
-         failure: @escaping (SpriteError) -> Void, missingGlyphs: @escaping (SpriteError) -> Void, index: IndexWriter) {
+         failure: @escaping (SpriteError) -> Void, missingGlyphs: @escaping (SpriteError) -> Void, index: IndexWriter,
+         collectsFiles: Bool = false) {
+        self.collectsFiles = collectsFiles
         self.reader = reader
         self.window = window
         self.progress = progress
@@ -499,56 +563,67 @@ final class PipelineState: @unchecked Sendable {
         self.index = index
     }
 
-    /// The next row to render (with its id, checked for duplicates), or nil when there are no more.
+    /// The next row to render (with its id, checked for duplicates), or nil
+    /// when there are no more. With a shard, the rows of other shards are
+    /// read (their ids taken, so that duplicates are found as in one run) and passed over.
     func nextJob(configuration: BatchConfiguration) -> Job? {
         condition.lock()
         defer { condition.unlock() }
         while !readerDone && fatalError == nil && nextSequence - committed >= window { condition.wait() }
-        guard !readerDone, fatalError == nil else { return nil }
-        let result: DataRowResult?
-        do { result = try reader.next() } catch {
-            fatalError = error
-            readerDone = true
-            condition.broadcast()
-            return nil
-        }
-        guard let result else { readerDone = true; condition.broadcast(); return nil }
-        let sequence = nextSequence
-        nextSequence += 1
-        switch result {
-        case .malformed(let line, let problem):
-            return Job(sequence: sequence, work: .failed(SpriteError(input: "", line: line, problem: problem)))
-        case .row(let row):
-            switch markerID(row, configuration: configuration) {
-            case .failure(let error): return Job(sequence: sequence, work: .failed(error))
-            case .success(let id): return Job(sequence: sequence, work: .render(row, id: id))
+        while !readerDone, fatalError == nil {
+            let result: DataRowResult?
+            do { result = try reader.next() } catch {
+                fatalError = error
+                readerDone = true
+                condition.broadcast()
+                return nil
             }
+            guard let result else { readerDone = true; condition.broadcast(); return nil }
+            let work: Job.Work, shardKey: String
+            switch result {
+            case .malformed(let line, let problem):
+                work = .failed(SpriteError(input: "", line: line == 0 ? nil : line, problem: problem))
+                shardKey = "malformed \(line) \(problem)"
+            case .row(let row):
+                switch markerID(row, configuration: configuration) {
+                case .failure(let error): work = .failed(error); shardKey = row.positionKey
+                case .success(let id): work = .render(row, id: id); shardKey = id
+                }
+            }
+            if let shard = configuration.shard, !shard.contains(shardKey) { continue }
+            let sequence = nextSequence
+            nextSequence += 1
+            return Job(sequence: sequence, work: work)
         }
+        return nil
     }
 
     private func markerID(_ row: DataRow, configuration: BatchConfiguration) -> Result<String, SpriteError> {
-        func fail(_ problem: String) -> Result<String, SpriteError> { .failure(SpriteError(input: "", line: row.line, problem: problem)) }
+        func fail(_ problem: String) -> Result<String, SpriteError> { .failure(row.error(problem)) }
         let id: String
         if let template = configuration.idTemplate {
             switch template.fill(row.fields) {
-            case .failure(let missing): return fail("no field '\(missing.name)' for the id (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
+            case .failure(let problem): return fail(template.message(problem, fields: Array(row.fields.keys)))
             case .success(let text): id = text
             }
         } else if let field = row.fields["id"], !field.isEmpty {
             id = field
+        } else if let feature = row.feature {
+            id = "feature-\(feature)"
         } else {
             id = "row-\(row.line)"
         }
         if let problem = SpriteID.problem(id, allowsSlash: false) { return fail(problem) }
-        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first on line \(first))") }
+        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first \(first.hasPrefix("line") ? "on" : "at") \(first))") }
         let files = configuration.sprite == nil ? configuration.file.style.variantNames.flatMap { variant in
             configuration.scales.map { BatchRenderer.fileName(id: id, variant: variant, scale: $0) }
         } : []
         for file in files {
-            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which line \(first) writes") }
+            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which \(first) writes") }
         }
-        taken["id:" + id] = row.line
-        for file in files { taken["file:" + file] = row.line }
+        let place = row.feature.map { "features[\($0)]" } ?? "line \(row.line)"
+        taken["id:" + id] = place
+        for file in files { taken["file:" + file] = place }
         return .success(id)
     }
 
@@ -564,6 +639,9 @@ final class PipelineState: @unchecked Sendable {
             case .done(let lines, let images, let rendered, let skipped, let glyphs):
                 do { try index.append(lines) } catch {
                     if fatalError == nil { fatalError = error }
+                }
+                if collectsFiles {
+                    for line in lines { if let file = IndexLine.field("file", in: Substring(line)) { writtenFiles.insert(String(file)) } }
                 }
                 spriteImages += images
                 summary.rendered += rendered
