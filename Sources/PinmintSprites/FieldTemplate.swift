@@ -10,7 +10,7 @@ import Foundation
 /// |---|---|---|
 /// | `{price}` | its text | missing: the row fails; null or empty: empty |
 /// | `{price?}` | its text | empty |
-/// | `{price\|—}` | its text | `—` (the default, as written, up to the `}`) |
+/// | `{price\|—}` | its text | `—` (the default, as written, up to the `}`; it cannot hold braces) |
 ///
 /// Filters, applied left to right to a field that is there (never to a default):
 /// - `number` — a number with its thousands grouped: `1234567.5` → `1,234,567.5`;
@@ -87,7 +87,7 @@ public struct FieldTemplate: Sendable, Hashable {
                     pieces.append(.field(try Self.placeholder(inner, template: text, input: input)))
                     inner = ""; inField = false
                 } else if character == "{" {
-                    throw SpriteError(input: input, problem: "'\(text)': '{' inside a placeholder")
+                    throw SpriteError(input: input, problem: "'\(text)': '{' inside a placeholder (a default cannot hold braces)")
                 } else {
                     inner.append(character)
                 }
@@ -280,11 +280,11 @@ extension FieldTemplate {
         return Placeholder(name: name, filters: filters, absence: absence, source: "{\(inner)}")
     }
 
-    /// Whether `text` is a known filter's name, or any name with an argument list
-    /// (`numbr(2)`: a misspelt filter, reported as one, not taken as part of a field's name).
+    /// Whether `text` is a known filter's name, or anything with a `(`
+    /// (`numbr(2)`, `number(2`: a misspelt filter, reported as one, not taken as part of a field's name).
     private static func looksLikeFilter(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.contains("(") && trimmed.hasSuffix(")") { return true }
+        if trimmed.contains("(") { return true }
         return ["number", "upper", "lower", "trim", "truncate"].contains(trimmed)
     }
 

@@ -305,6 +305,7 @@ private final class FailureReport: @unchecked Sendable {
     }
     func finish() {
         if count > Self.limit {
+            ProgressBar.clearLine()
             writeStandardError("pinmint: … and \(count - Self.limit) more \(kind) (\(count) in all)\n")
         }
     }
