@@ -544,8 +544,9 @@ final class PipelineState: @unchecked Sendable {
     private var nextSequence = 0, committed = 0
     private var readerDone = false
     private var pending: [Int: RowOutcome] = [:]
-    /// "id:ID" and "file:NAME" → where the row that took it is (`line 4`, `features[3]`).
-    private var taken: [String: String] = [:]
+    /// "id:ID" and "file:NAME" → where the row that took it is: its line, or
+    /// for a GeoJSON feature -1 - its index (an integer: the table holds every row).
+    private var taken: [String: Int] = [:]
     private(set) var fatalError: SpriteError?
     private(set) var summary = BatchProgress()
     private(set) var spriteImages: [SpriteImage] = []
@@ -615,16 +616,17 @@ final class PipelineState: @unchecked Sendable {
             id = "row-\(row.line)"
         }
         if let problem = SpriteID.problem(id, allowsSlash: false) { return fail(problem) }
-        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first \(first.hasPrefix("line") ? "on" : "at") \(first))") }
+        func place(_ taken: Int) -> String { taken > 0 ? "line \(taken)" : "features[\(-1 - taken)]" }
+        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first \(first > 0 ? "on" : "at") \(place(first)))") }
         let files = configuration.sprite == nil ? configuration.file.style.variantNames.flatMap { variant in
             configuration.scales.map { BatchRenderer.fileName(id: id, variant: variant, scale: $0) }
         } : []
         for file in files {
-            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which \(first) writes") }
+            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which \(place(first)) writes") }
         }
-        let place = row.feature.map { "features[\($0)]" } ?? "line \(row.line)"
-        taken["id:" + id] = place
-        for file in files { taken["file:" + file] = place }
+        let position = row.feature.map { -1 - $0 } ?? row.line
+        taken["id:" + id] = position
+        for file in files { taken["file:" + file] = position }
         return .success(id)
     }
 

@@ -6,7 +6,6 @@ import PinmintSprites
 
 let batchHelp = """
 Usage: pinmint batch DATA -o DIR --style PRESET|MARKER.json [--set OPTION=TEMPLATE]... [options]
-       pinmint batch --merge-index DIR [--index NAME]
 
 Renders one marker per row of DATA (CSV with a header row, JSON lines, or a
 GeoJSON FeatureCollection, whose features' properties are the fields) into
@@ -16,6 +15,8 @@ offsets; GeoJSON points add their coordinates), one line per image.
 
   pinmint batch listings.csv -o out/tags --style price-tag --set label='{price}萬' --set id='{id}' --scale 1,2
   pinmint batch shops.geojson -o out/shops --style callout --set title='{name}' --sprite shops
+  pinmint batch shops.geojson -o out/s --style price-tag --set label='{price:number(0)|—}' --shard 2/8
+  pinmint batch --merge-index out/s [--index NAME]   (once every shard's output is in out/s)
 
 Options:
   -o, --output DIR        the folder to write into (made if missing)
