@@ -181,7 +181,8 @@ public final class BatchRenderer: @unchecked Sendable {
     ///   not replaced. A marker file of one row that cannot be replaced (a
     ///   folder in its place) fails that row only.
     ///   - notice: called with a line worth telling before the rows start
-    ///     (temporary files of killed runs removed from the output folder).
+    ///     (temporary files of killed runs removed from the output folder; a
+    ///     CSV header of one column that holds a likely delimiter).
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in },
                     missingGlyphs: @escaping (SpriteError) -> Void = { _ in },
@@ -220,6 +221,8 @@ public final class BatchRenderer: @unchecked Sendable {
         // One batch at a time in the folder; released (its file removed) before the folders above.
         let lock = try OutputFolderLock(folder: configuration.outputFolder)
         defer { lock.release() }
+        // A template that needs no field of it renders every row; the hint still says what the header looks like.
+        if let hint = reader.delimiterHint { notice("\(reader.input): \(hint)") }
         let stale = StaleTemporaries.remove(in: configuration.outputFolder)
         if !stale.isEmpty {
             let shown = stale.prefix(3).joined(separator: ", ") + (stale.count > 3 ? ", …" : "")

@@ -59,6 +59,10 @@ import Testing
                 + "the header is one column, 'id|price': if '|' separates the fields, give --delimiter '|'\n")
         let given = try runPinmint(["batch", pipes.path, "-o", out + "2", "--style", "price-tag", "--set", "label={price}", "--delimiter", "|"])
         #expect(given.status == 0, "\(given.standardError)")
+        // A template that needs no field renders, with the hint as a notice.
+        let optional = try runPinmint(["batch", pipes.path, "-o", out + "4", "--style", "price-tag", "--set", "label={price?}"])
+        #expect(optional.status == 0 && optional.standardError == "pinmint: batch: \(pipes.path): the header is one column, 'id|price': "
+                + "if '|' separates the fields, give --delimiter '|'\n")
         let bad = try runPinmint(["batch", pipes.path, "-o", out + "3", "--style", "price-tag", "--delimiter", "ab"])
         #expect(bad.status == 2 && bad.standardError == "pinmint: batch: --delimiter 'ab' is not ',' ';' '|' ':' or tab\n")
     }
