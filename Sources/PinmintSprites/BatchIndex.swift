@@ -408,18 +408,21 @@ final class PreviousIndex: @unchecked Sendable {
 /// The files an earlier run's index lists, for `--prune`: only from an
 /// index that `pinmint batch` wrote (its `"generator"`), read line by line.
 enum EarlierIndex {
-    /// The `"file"` of every marker line; empty when there is no such index.
-    static func files(path: String) -> Set<String> {
-        guard let stream = try? ByteStream(path: path) else { return [] }
+    /// The `"file"` of every marker line, and whether they are sprite sheets
+    /// (the header names a `"sprite"`: each `NAME.png` has its `NAME.json`);
+    /// no files when there is no such index.
+    static func files(path: String) -> (files: Set<String>, sheets: Bool) {
+        guard let stream = try? ByteStream(path: path) else { return ([], false) }
         var files = Set<String>()
-        var isOurs = false
+        var isOurs = false, sheets = false
         while stream.peekByte() != nil {
             guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes) else { continue }
             let line = Substring(String(decoding: bytes, as: UTF8.self))
             if line.hasPrefix("\"generator\": \"pinmint batch\"") { isOurs = true; continue }
+            if isOurs && files.isEmpty && line.hasPrefix("\"sprite\": ") { sheets = true; continue }
             guard isOurs, line.hasPrefix("{"), let file = IndexLine.field("file", in: line) else { continue }
             files.insert(String(file))
         }
-        return isOurs ? files : []
+        return isOurs ? (files, sheets) : ([], false)
     }
 }

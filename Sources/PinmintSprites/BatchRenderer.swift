@@ -232,7 +232,7 @@ public final class BatchRenderer: @unchecked Sendable {
         let indexPath = PathName.appending(configuration.indexFileName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
         // Read before this run's index replaces it.
-        let earlierFiles = configuration.prune ? EarlierIndex.files(path: indexPath) : []
+        let earlier = configuration.prune ? EarlierIndex.files(path: indexPath) : (files: [], sheets: false)
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
@@ -265,7 +265,7 @@ public final class BatchRenderer: @unchecked Sendable {
             try index.finish(footer: "\"failed\": \(summary.failed)")
             finished = true
             if configuration.prune {
-                summary.pruned = prune(earlierFiles.subtracting(state.writtenFiles), readFiles: readFiles)
+                summary.pruned = prune(earlier.files.subtracting(state.writtenFiles), sheets: earlier.sheets, readFiles: readFiles)
             }
             return summary
         }
@@ -288,7 +288,7 @@ public final class BatchRenderer: @unchecked Sendable {
         }
         finished = true
         if configuration.prune {
-            summary.pruned = prune(earlierFiles.subtracting(state.writtenFiles), readFiles: readFiles)
+            summary.pruned = prune(earlier.files.subtracting(state.writtenFiles), sheets: earlier.sheets, readFiles: readFiles)
         }
         return summary
     }
@@ -296,17 +296,22 @@ public final class BatchRenderer: @unchecked Sendable {
     /// Removes `names` from the output folder: each a plain file name ending
     /// in `.png` (an earlier run's index lists nothing else, but it is only
     /// read, so this is checked), a regular file, not the index, not a file
-    /// the batch reads. Returns how many were removed.
-    private func prune(_ names: Set<String>, readFiles: [FileIdentity: String]) -> Int {
+    /// the batch reads. With `sheets` (the names are sprite sheets), each
+    /// sheet's `NAME.json` goes with it. Returns how many files were removed.
+    private func prune(_ names: Set<String>, sheets: Bool, readFiles: [FileIdentity: String]) -> Int {
         var removed = 0
-        for name in names.sorted() {
-            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.lowercased().hasSuffix(".png"),
-                  name != configuration.indexFileName else { continue }
+        func remove(_ name: String) -> Bool {
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name != configuration.indexFileName else { return false }
             let path = PathName.appending(name, to: configuration.outputFolder)
             var status = stat()
-            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            if let identity = FileIdentity(path: path), readFiles[identity] != nil { continue }
-            if unlink(path) == 0 { removed += 1 }
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+            if let identity = FileIdentity(path: path), readFiles[identity] != nil { return false }
+            guard unlink(path) == 0 else { return false }
+            removed += 1
+            return true
+        }
+        for name in names.sorted() where name.lowercased().hasSuffix(".png") {
+            if remove(name) && sheets { _ = remove(String(name.dropLast(4)) + ".json") }
         }
         return removed
     }

@@ -44,7 +44,8 @@ Options:
   --png MODE              PNG compression: fast, default or small
   --force                 render every marker, even those already up to date
   --prune                 remove the .png files in DIR that the index of an earlier run
-                          listed and this run did not write or keep (nothing else)
+                          listed and this run did not write or keep (a sprite sheet
+                          with its .json; nothing else)
   --shard K/N             render only the rows whose id hashes to shard K of N (1...N;
                           FNV-1a, the same on every machine), with the index part
                           DIR/index.shard-K-of-N.json; not with --sprite

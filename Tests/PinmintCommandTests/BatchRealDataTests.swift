@@ -136,6 +136,19 @@ extension BatchRealDataTests {
         #expect(again.status == 0 && again.standardError.isEmpty)
     }
 
+    /// A sprite renamed: the earlier sheets go, each with its JSON.
+    @Test func pruneRemovesAnEarlierSpriteWithItsJSON() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = try writeIDs(count: 3, to: folder.appendingPathComponent("ids.csv"))
+        let out = folder.appendingPathComponent("out").path
+        #expect(try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--sprite", "old", "--scale", "1,2", "-q"]).status == 0)
+        let pruned = try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--sprite", "new", "--scale", "1,2", "--prune", "-q"])
+        #expect(pruned.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+                == ["index.json", "new.json", "new.png", "new@2x.json", "new@2x.png"])
+    }
+
     /// The summary was printed before "… and 165 more failed rows", and a
     /// re-run that rendered 2 images reported thousands of images a second.
     /// On a terminal (`script` gives the batch one) the failures come first,
