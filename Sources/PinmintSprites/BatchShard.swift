@@ -113,68 +113,99 @@ public enum BatchIndexMerge {
                               + "(\(prefix)K-of-\(count)\(suffix)): run them, or copy their output here")
         }
         var header: String? = nil
-        var failed = 0
-        var lists: [[(key: Int, line: String)]] = []
+        var readers: [PartReader] = []
         for part in parts.sorted(by: { $0.shard < $1.shard }) {
-            let path = PathName.appending(part.name, to: folder)
-            let parsed = try read(path: path, shard: part.shard, count: count)
-            if let header, header != parsed.header {
-                throw SpriteError(input: path, problem: "its header (style, scales) differs from shard 1's: parts of different batches")
+            let reader = try PartReader(path: PathName.appending(part.name, to: folder), shard: part.shard, count: count)
+            if let header, header != reader.header {
+                throw SpriteError(input: reader.path, problem: "its header (style, scales) differs from shard 1's: parts of different batches")
             }
-            header = parsed.header
-            failed += parsed.failed
-            lists.append(parsed.lines)
+            header = reader.header
+            readers.append(reader)
         }
-        // Each part is in row order: an N-way merge by row keeps the single run's order.
-        var positions = [Int](repeating: 0, count: lists.count)
-        var text = "{\n" + header! + "\"markers\": [\n"
-        var markers = 0
-        while true {
-            var best: Int? = nil
-            for list in lists.indices where positions[list] < lists[list].count {
-                if best == nil || lists[list][positions[list]].key < lists[best!][positions[best!]].key { best = list }
-            }
-            guard let best else { break }
-            text += (markers == 0 ? "" : ",\n") + lists[best][positions[best]].line
-            positions[best] += 1
-            markers += 1
-        }
-        text += (markers == 0 ? "" : "\n") + "],\n\"failed\": \(failed)\n}\n"
+        // Each part is in row order: an N-way merge by row keeps the single run's order. The parts are
+        // streamed (a line of each at a time), so a merge of millions of markers takes little memory.
         let path = PathName.appending(indexName, to: folder)
-        try AtomicFile.write(Array(text.utf8), to: path)
-        return Result(parts: parts.count, markers: markers, failed: failed, path: path)
+        let writer = try IndexWriter(path: path, header: header!)
+        var heads: [(key: Int, line: String)?] = []
+        for reader in readers { heads.append(try reader.next()) }
+        var markers = 0
+        do throws(SpriteError) {
+            while true {
+                var best: Int? = nil
+                for part in heads.indices {
+                    guard let head = heads[part] else { continue }
+                    if best == nil || head.key < heads[best!]!.key { best = part }
+                }
+                guard let best else { break }
+                try writer.append([heads[best]!.line])
+                markers += 1
+                heads[best] = try readers[best].next()
+            }
+            let failed = readers.reduce(0) { $0 + $1.failed }
+            try writer.finish(footer: "\"failed\": \(failed)")
+            return Result(parts: parts.count, markers: markers, failed: failed, path: path)
+        } catch {
+            writer.discard()
+            throw error
+        }
     }
 
-    /// One part: its header without the `"shard"` line, its lines with their
-    /// order keys (the feature index of a GeoJSON row, else its line), its failures.
-    private static func read(path: String, shard: Int, count: Int) throws(SpriteError) -> (header: String, lines: [(key: Int, line: String)], failed: Int) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw SpriteError(input: path, problem: "cannot read") }
-        let text = String(decoding: data, as: UTF8.self)
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        func notOurs(_ why: String) -> SpriteError { SpriteError(input: path, problem: "not an index part of pinmint batch (\(why))") }
-        guard lines.first == "{", lines.last == "}", lines.count >= 5,
-              lines[1].hasPrefix("\"generator\": \"pinmint batch\"") else { throw notOurs("no pinmint batch header") }
-        guard let markersLine = lines.firstIndex(of: "\"markers\": [") else { throw notOurs("no markers") }
-        let expectedShard = "\"shard\": \"\(shard)/\(count)\","
-        var header = ""
-        var sawShard = false
-        for line in lines[1..<markersLine] {
-            if line == expectedShard { sawShard = true; continue }
-            header += line + "\n"
+    /// One part, read a line at a time: its header without the `"shard"`
+    /// line, then its marker lines with their order keys (the feature index
+    /// of a GeoJSON row, else its line), then its failures.
+    private final class PartReader {
+        let path: String
+        let header: String
+        private(set) var failed = 0
+        private let stream: ByteStream
+        private let shard: Int, count: Int
+        private var done = false
+
+        init(path: String, shard: Int, count: Int) throws(SpriteError) {
+            self.path = path
+            self.shard = shard
+            self.count = count
+            stream = try ByteStream(path: path)
+            guard Self.readLine(stream) == "{", let generator = Self.readLine(stream), generator.hasPrefix("\"generator\": \"pinmint batch\"") else {
+                throw SpriteError(input: path, problem: "not an index part of pinmint batch (no pinmint batch header)")
+            }
+            var header = generator + "\n"
+            var sawShard = false
+            while true {
+                guard let line = Self.readLine(stream) else {
+                    throw SpriteError(input: path, problem: "not an index part of pinmint batch (no markers)")
+                }
+                if line == "\"markers\": [" { break }
+                if line == "\"shard\": \"\(shard)/\(count)\"," { sawShard = true; continue }
+                header += line + "\n"
+            }
+            guard sawShard else {
+                throw SpriteError(input: path, problem: "not an index part of pinmint batch (its header does not say shard \(shard)/\(count))")
+            }
+            self.header = header
         }
-        guard sawShard else { throw notOurs("its header does not say shard \(shard)/\(count)") }
-        guard lines.count >= markersLine + 4, lines[lines.count - 3] == "],",
-              lines[lines.count - 2].hasPrefix("\"failed\": "), let failed = Int(lines[lines.count - 2].dropFirst("\"failed\": ".count)) else {
-            throw notOurs("no \"failed\" count at its end")
+
+        private static func readLine(_ stream: ByteStream) -> String? {
+            guard stream.peekByte() != nil, let bytes = stream.readLine(maximumBytes: DataLimits.abandonedRowBytes) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
         }
-        var markers: [(key: Int, line: String)] = []
-        for var line in lines[(markersLine + 1)..<(lines.count - 3)] {
+
+        /// The next marker line and its key; nil after the last, when `failed` is known.
+        func next() throws(SpriteError) -> (key: Int, line: String)? {
+            if done { return nil }
+            func broken(_ why: String) -> SpriteError { SpriteError(input: path, problem: "not a finished index part (\(why))") }
+            guard var line = Self.readLine(stream) else { throw broken("it ends inside the markers") }
+            if line == "]," {
+                guard let footer = Self.readLine(stream), footer.hasPrefix("\"failed\": "), let failed = Int(footer.dropFirst("\"failed\": ".count)),
+                      Self.readLine(stream) == "}" else { throw broken("no \"failed\" count at its end") }
+                self.failed = failed
+                done = true
+                return nil
+            }
             if line.hasSuffix(",") { line.removeLast() }
-            guard let key = orderKey(Substring(line)) else { throw notOurs("a marker line without its row") }
-            markers.append((key, line))
+            guard line.hasPrefix("{"), let key = BatchIndexMerge.orderKey(Substring(line)) else { throw broken("a marker line without its row") }
+            return (key, line)
         }
-        return (header, markers, failed)
     }
 
     /// A line's place in the data: its `"feature"` (GeoJSON), else its `"row"` (the line).

@@ -261,6 +261,15 @@ extension BatchRealDataTests {
         #expect(missing.status == 2 && missing.standardError == "pinmint: \(out): shard 2 of 3 missing (index.shard-K-of-3.json): "
                 + "run them, or copy their output here\n")
         #expect(!FileManager.default.fileExists(atPath: out + "/index.json"))
+        // A part cut short (a copy that broke off): nothing written, no temporary file left.
+        #expect(try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--shard", "2/3"]).status == 0)
+        let part = out + "/index.shard-2-of-3.json"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: part))
+        try whole.prefix(whole.count - 20).write(to: URL(fileURLWithPath: part))
+        let cut = try runPinmint(["batch", "--merge-index", out])
+        #expect(cut.status == 2 && cut.standardError.hasPrefix("pinmint: \(part): not a finished index part ("), "\(cut.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { $0 != "index.json" && !$0.hasPrefix(".") })
+        try FileManager.default.removeItem(atPath: part)
         #expect(try runPinmint(["batch", data.path, "-o", out, "--style", "pin", "--shard", "1/2"]).status == 0)
         let mixed = try runPinmint(["batch", "--merge-index", out])
         #expect(mixed.status == 2 && mixed.standardError.contains("index parts of different shard counts (2, 3)"))
