@@ -127,6 +127,7 @@ public struct BatchProgress: Sendable {
     /// With sprite output, when the batch ends: one line per sheet, e.g.
     /// `tags@2x.png 1024x980 (91.2% packed)`.
     public var sheets: [String] = []
+    /// All counts zero, before a batch starts.
     public init() {}
 }
 

@@ -19,6 +19,7 @@ public struct DataRow: Sendable {
     /// `[longitude, latitude]` of a GeoJSON Point feature.
     public var coordinates: [Double]?
 
+    /// A row starting on `line` (CSV, JSON lines; a GeoJSON reader sets `feature` and `lineLocates` after).
     public init(line: Int, fields: [String: String], coordinates: [Double]? = nil) {
         self.line = line
         self.fields = fields
