@@ -220,14 +220,15 @@ final class IndexWriter {
 /// JSONSerialization took half of a batch's time (bridging every value to
 /// Objective-C types and sorting keys with locale-aware comparison). The
 /// fields and their forms are `MarkerMetadata.json(id:file:)`'s (a test
-/// checks they stay equal), plus `row`, `coordinates`, `recipe` and `png`.
+/// checks they stay equal), plus `row`, `feature` (a GeoJSON feature's index
+/// in the features array), `coordinates`, `recipe` and `png`.
 enum IndexLine {
     /// One image's line: keys sorted, no spaces.
     ///
     /// Written as bytes into one buffer: string interpolation and appends
     /// (a dozen temporary strings per line) cost as much as the writing.
     /// - Parameter missingGlyphs: characters of the marker's text no font has (`"missingGlyphs"`, left out when none).
-    static func line(_ metadata: MarkerMetadata, id: String, file: String, row: Int, coordinates: [Double]?,
+    static func line(_ metadata: MarkerMetadata, id: String, file: String, row: Int, feature: Int? = nil, coordinates: [Double]?,
                      recipe: String?, png: String?, missingGlyphs: [Unicode.Scalar] = []) -> String {
         var text = LineBuilder()
         func box(_ box: PixelBox) {
@@ -241,6 +242,7 @@ enum IndexLine {
         text.add(",\"y\":"); text.add(number: metadata.anchor.y); text.add("}")
         if let content = metadata.contentBox { text.add(",\"contentBox\":"); box(content) }
         if let coordinates { text.add(",\"coordinates\":"); text.add(coordinatesText(coordinates)) }
+        if let feature { text.add(",\"feature\":"); text.add(feature) }
         text.add(",\"file\":"); text.add(JSONText.quote(file))
         text.add(",\"height\":"); text.add(metadata.height)
         text.add(",\"hitBoxes\":[")
@@ -313,15 +315,21 @@ enum IndexLine {
         "[" + coordinates.map { JSONText.number($0) }.joined(separator: ",") + "]"
     }
 
-    /// A line from a previous run with this run's row number and coordinates
-    /// (the lines are ours: `"coordinates"` comes before `"file"`, `"row"` before `"variant"`).
+    /// A line from a previous run with this run's row number, feature index and coordinates
+    /// (the lines are ours: `"coordinates"` and `"feature"` come before `"file"`, `"row"` before `"variant"`).
     static func update(_ line: String, row: DataRow) -> String {
         var text = line
         if let start = text.range(of: ",\"coordinates\":["), let end = text.range(of: "]", range: start.upperBound..<text.endIndex) {
             text.removeSubrange(start.lowerBound..<end.upperBound)
         }
-        if let coordinates = row.coordinates, let file = text.range(of: ",\"file\":") {
-            text.insert(contentsOf: ",\"coordinates\":" + coordinatesText(coordinates), at: file.lowerBound)
+        if let start = text.range(of: ",\"feature\":"), let end = text.range(of: ",\"file\":", range: start.upperBound..<text.endIndex) {
+            text.removeSubrange(start.lowerBound..<end.lowerBound)
+        }
+        var inserted = ""
+        if let coordinates = row.coordinates { inserted += ",\"coordinates\":" + coordinatesText(coordinates) }
+        if let feature = row.feature { inserted += ",\"feature\":\(feature)" }
+        if !inserted.isEmpty, let file = text.range(of: ",\"file\":") {
+            text.insert(contentsOf: inserted, at: file.lowerBound)
         }
         if let start = text.range(of: ",\"row\":"), let end = text.range(of: ",\"variant\":", range: start.upperBound..<text.endIndex) {
             text.replaceSubrange(start.upperBound..<end.lowerBound, with: String(row.line))
@@ -394,5 +402,27 @@ final class PreviousIndex: @unchecked Sendable {
         let count = line.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, entry.length, off_t(entry.offset)) }
         guard count == entry.length else { return nil }
         return String(decoding: line, as: UTF8.self)
+    }
+}
+
+/// The files an earlier run's index lists, for `--prune`: only from an
+/// index that `pinmint batch` wrote (its `"generator"`), read line by line.
+enum EarlierIndex {
+    /// The `"file"` of every marker line, and whether they are sprite sheets
+    /// (the header names a `"sprite"`: each `NAME.png` has its `NAME.json`);
+    /// no files when there is no such index.
+    static func files(path: String) -> (files: Set<String>, sheets: Bool) {
+        guard let stream = try? ByteStream(path: path) else { return ([], false) }
+        var files = Set<String>()
+        var isOurs = false, sheets = false
+        while stream.peekByte() != nil {
+            guard let bytes = stream.readLine(maximumBytes: DataLimits.maximumRowBytes) else { continue }
+            let line = Substring(String(decoding: bytes, as: UTF8.self))
+            if line.hasPrefix("\"generator\": \"pinmint batch\"") { isOurs = true; continue }
+            if isOurs && files.isEmpty && line.hasPrefix("\"sprite\": ") { sheets = true; continue }
+            guard isOurs, line.hasPrefix("{"), let file = IndexLine.field("file", in: line) else { continue }
+            files.insert(String(file))
+        }
+        return isOurs ? (files, sheets) : ([], false)
     }
 }

@@ -11,7 +11,9 @@ public struct BatchConfiguration: Sendable {
     public var file: MarkerFile
     /// Option name → template (`label` ← `{price}萬`), checked against the style's options.
     public var settings: [String: FieldTemplate]
-    /// The marker id (a file name): `--set id=…`; nil uses the row's `id` field, else `row-LINE`.
+    /// The marker id (a file name): `--set id=…`; nil uses the row's `id`
+    /// field, else `row-LINE` (CSV, JSON lines) or `feature-N` (GeoJSON, N
+    /// its index in the features array: a document on one line has one line).
     public var idTemplate: FieldTemplate?
     /// Pixel ratios; ratio 1 writes `ID.png`, ratio N `ID@Nx.png`.
     public var scales: [Double]
@@ -33,6 +35,14 @@ public struct BatchConfiguration: Sendable {
     /// No marker is written over it (nor over the data file, nor over a
     /// picture or icon a row draws).
     public var styleFile: String?
+    /// Render only the rows of this shard (`--shard K/N`), into an index part of its own.
+    public var shard: BatchShard?
+    /// Remove the marker files an earlier run's index listed that this run did not write or keep (`--prune`).
+    public var prune = false
+
+    /// The index file's name: `indexName`, or with a shard its part,
+    /// `index.shard-2-of-3.json` (`BatchShard.partName(of:)`).
+    public var indexFileName: String { shard.map { $0.partName(of: indexName) } ?? indexName }
 
     /// Sprite output: `NAME.png` + `NAME.json` per ratio in the output folder.
     public struct SpriteOutput: Sendable {
@@ -71,6 +81,10 @@ extension BatchConfiguration {
     /// (`--index a.png` and a row with id `a`).
     public var outputClash: SpriteError? {
         let option = "--index \(indexName)"
+        if shard != nil && sprite != nil {
+            return SpriteError(input: "--shard", problem: "sprite sheets cannot be split into shards; render one PNG per marker "
+                               + "(leave out --sprite), or the whole sprite in one run")
+        }
         if let sprite {
             for scale in scales {
                 let base = SpriteSheet.fileBase(sprite.name, pixelRatio: scale)
@@ -102,6 +116,8 @@ public struct BatchProgress: Sendable {
     public var skipped = 0
     /// Rows that failed.
     public var failed = 0
+    /// Files removed by `prune`: an earlier run's index listed them, this run did not write or keep them.
+    public var pruned = 0
     /// Rows drawn with characters no font has (.notdef boxes), whether
     /// rendered now or up to date from an earlier run; with
     /// `strictGlyphs` they fail instead and are counted in `failed`.
@@ -111,6 +127,21 @@ public struct BatchProgress: Sendable {
     /// With sprite output, when the batch ends: one line per sheet, e.g.
     /// `tags@2x.png 1024x980 (91.2% packed)`.
     public var sheets: [String] = []
+    /// All counts zero, before a batch starts.
+    public init() {}
+}
+
+extension BatchProgress {
+    /// `5000 rows: 4998 rendered, 0 unchanged, 2 failed, 0 pruned in 3.1 s (1612 rendered/s)`:
+    /// the rate counts rendered markers only (a re-run that rendered 2 in a
+    /// second is 2 a second, not the thousands it skipped); none rendered, no rate.
+    public func summaryLine(seconds: Double) -> String {
+        let seconds = max(seconds, 1e-3)
+        let rate = rendered > 0 ? " (\(Int((Double(rendered) / seconds).rounded())) rendered/s)" : ""
+        return "\(rows) rows: \(rendered) rendered, \(skipped) unchanged, \(failed) failed, \(pruned) pruned"
+            + (missingGlyphRows > 0 ? ", \(missingGlyphRows) with missing glyphs" : "")
+            + " in \(String(format: "%.1f", seconds)) s\(rate)"
+    }
 }
 
 /// Renders a data file's rows on every core.
@@ -151,7 +182,8 @@ public final class BatchRenderer: @unchecked Sendable {
     ///   not replaced. A marker file of one row that cannot be replaced (a
     ///   folder in its place) fails that row only.
     ///   - notice: called with a line worth telling before the rows start
-    ///     (temporary files of killed runs removed from the output folder).
+    ///     (temporary files of killed runs removed from the output folder; a
+    ///     CSV header of one column that holds a likely delimiter).
     public func run(_ reader: DataRowReader, progress: @escaping (BatchProgress) -> Void = { _ in },
                     failure: @escaping (SpriteError) -> Void = { _ in },
                     missingGlyphs: @escaping (SpriteError) -> Void = { _ in },
@@ -159,14 +191,14 @@ public final class BatchRenderer: @unchecked Sendable {
         let configuration = self.configuration
         if let clash = configuration.outputClash { throw clash }
         if let names = reader.fieldNames {
-            for (option, template) in configuration.settings.sorted(by: { $0.key < $1.key }) {
-                for field in template.fieldNames where !names.contains(field) {
-                    throw SpriteError(input: "--set \(option)", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
-                }
-            }
-            if let id = configuration.idTemplate {
-                for field in id.fieldNames where !names.contains(field) {
-                    throw SpriteError(input: "--set id", problem: "no field '\(field)' in \(reader.input) (fields: \(names.joined(separator: ", ")))")
+            // Every row has the header's fields: a required one missing from it would fail every row.
+            let templates = configuration.settings.sorted(by: { $0.key < $1.key }).map { ("--set \($0.key)", $0.value) }
+                + (configuration.idTemplate.map { [("--set id", $0)] } ?? [])
+            for (option, template) in templates {
+                for field in template.requiredFieldNames where !names.contains(field) {
+                    let hint = reader.delimiterHint.map { "; \($0)" } ?? ""
+                    throw SpriteError(input: option, problem: "no field '\(field)' in \(reader.input) for '\(template.source)' "
+                                      + "(fields: \(names.joined(separator: ", ")))\(hint)")
                 }
             }
         }
@@ -190,19 +222,23 @@ public final class BatchRenderer: @unchecked Sendable {
         // One batch at a time in the folder; released (its file removed) before the folders above.
         let lock = try OutputFolderLock(folder: configuration.outputFolder)
         defer { lock.release() }
+        // A template that needs no field of it renders every row; the hint still says what the header looks like.
+        if let hint = reader.delimiterHint { notice("\(reader.input): \(hint)") }
         let stale = StaleTemporaries.remove(in: configuration.outputFolder)
         if !stale.isEmpty {
             let shown = stale.prefix(3).joined(separator: ", ") + (stale.count > 3 ? ", …" : "")
             notice("removed \(stale.count) temporary file\(stale.count == 1 ? "" : "s") that killed runs left in "
                    + "\(configuration.outputFolder.isEmpty ? "." : configuration.outputFolder) (\(shown))")
         }
-        let indexPath = PathName.appending(configuration.indexName, to: configuration.outputFolder)
+        let indexPath = PathName.appending(configuration.indexFileName, to: configuration.outputFolder)
         let previous = configuration.force || configuration.sprite != nil ? nil : PreviousIndex(path: indexPath)
+        // Read before this run's index replaces it.
+        let earlier = configuration.prune ? EarlierIndex.files(path: indexPath) : (files: [], sheets: false)
         let readFiles = readFiles(dataFile: reader.input), batchFiles = batchFiles(indexPath: indexPath)
         let index = try IndexWriter(path: indexPath, header: indexHeader())
 
         let state = PipelineState(reader: reader, window: Self.windowPerJob * configuration.jobs, progress: progress, failure: failure,
-                                  missingGlyphs: missingGlyphs, index: index)
+                                  missingGlyphs: missingGlyphs, index: index, collectsFiles: configuration.prune)
         let recipeBase = recipeBase(), dataName = reader.input
         // Sprite images are counted as rows make them: a sprite that cannot fit stops the batch then, not after every row.
         let capacity = configuration.sprite.map {
@@ -229,6 +265,9 @@ public final class BatchRenderer: @unchecked Sendable {
         guard let sprite = configuration.sprite else {
             try index.finish(footer: "\"failed\": \(summary.failed)")
             finished = true
+            if configuration.prune {
+                summary.pruned = prune(earlier.files.subtracting(state.writtenFiles), sheets: earlier.sheets, readFiles: readFiles)
+            }
             return summary
         }
         // The sheets and the index are one set: all of them replace the previous run's, or none.
@@ -249,7 +288,33 @@ public final class BatchRenderer: @unchecked Sendable {
             }
         }
         finished = true
+        if configuration.prune {
+            summary.pruned = prune(earlier.files.subtracting(state.writtenFiles), sheets: earlier.sheets, readFiles: readFiles)
+        }
         return summary
+    }
+
+    /// Removes `names` from the output folder: each a plain file name ending
+    /// in `.png` (an earlier run's index lists nothing else, but it is only
+    /// read, so this is checked), a regular file, not the index, not a file
+    /// the batch reads. With `sheets` (the names are sprite sheets), each
+    /// sheet's `NAME.json` goes with it. Returns how many files were removed.
+    private func prune(_ names: Set<String>, sheets: Bool, readFiles: [FileIdentity: String]) -> Int {
+        var removed = 0
+        func remove(_ name: String) -> Bool {
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name != configuration.indexFileName else { return false }
+            let path = PathName.appending(name, to: configuration.outputFolder)
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+            if let identity = FileIdentity(path: path), readFiles[identity] != nil { return false }
+            guard unlink(path) == 0 else { return false }
+            removed += 1
+            return true
+        }
+        for name in names.sorted() where name.lowercased().hasSuffix(".png") {
+            if remove(name) && sheets { _ = remove(String(name.dropLast(4)) + ".json") }
+        }
+        return removed
     }
 
     // MARK: One row
@@ -264,13 +329,13 @@ public final class BatchRenderer: @unchecked Sendable {
         let configuration = self.configuration
         if let overflow = capacity?.overflow { return .fatal(overflow) }
         let style = configuration.file.style
-        let input = "\(dataName):\(row.line)"
-        func fail(_ problem: String) -> RowOutcome { .failed(SpriteError(input: "", line: row.line, problem: problem)) }
+        let input = "\(dataName):\(row.place)"
+        func fail(_ problem: String) -> RowOutcome { .failed(row.error(problem)) }
         var values = configuration.file.values
         for (name, template) in configuration.settings {
             switch template.fill(row.fields) {
-            case .failure(let missing):
-                return fail("no field '\(missing.name)' (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
+            case .failure(let problem):
+                return fail(template.message(problem, fields: Array(row.fields.keys)))
             case .success(let text):
                 do { values[name] = try style.options.first { $0.name == name }!.parse(text, input: "--set \(name)") } catch {
                     return fail("\(name) '\(text)': \(error.problem)")
@@ -288,7 +353,7 @@ public final class BatchRenderer: @unchecked Sendable {
         for file in descriptions.flatMap(\.inputFiles) {
             guard let identity = FileIdentity(path: file) else { continue }
             if let option = batchFiles[identity] {
-                return .fatal(SpriteError(input: option, problem: "would replace \(file), which line \(row.line) draws; "
+                return .fatal(SpriteError(input: option, problem: "would replace \(file), which \(row.feature.map { "features[\($0)]" } ?? "line \(row.line)") draws; "
                                           + "give the output another name"))
             }
             drawn[identity] = "\(file), which the marker draws"
@@ -351,8 +416,9 @@ public final class BatchRenderer: @unchecked Sendable {
                         recipeText = imageRecipe.hex
                         pngText = hash.hex
                     }
-                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, coordinates: row.coordinates,
-                                                recipe: recipeText, png: pngText, missingGlyphs: marker.missingCharacters))
+                    lines.append(IndexLine.line(marker.metadata, id: markerID, file: name, row: row.line, feature: row.feature,
+                                                coordinates: row.coordinates, recipe: recipeText, png: pngText,
+                                                missingGlyphs: marker.missingCharacters))
                     rendered += 1
                 } catch let error as MarkerError {
                     return fail(Self.problem(error, style: style))
@@ -367,7 +433,7 @@ public final class BatchRenderer: @unchecked Sendable {
         for image in images {
             do { try capacity?.add(image) } catch { return .fatal(error) }
         }
-        let glyphs = glyphWarning.map { SpriteError(input: "", line: row.line, problem: $0) }
+        let glyphs = glyphWarning.map { row.error($0) }
         return .done(lines: lines, images: images, rendered: rendered, skipped: skipped, missingGlyphs: glyphs)
     }
 
@@ -424,6 +490,8 @@ public final class BatchRenderer: @unchecked Sendable {
         let scales = configuration.scales.map { format($0) }.joined(separator: ", ")
         var header = "\"generator\": \"pinmint batch\",\n\"style\": \(JSONText.quote(style.name)),\n\"scales\": [\(scales)],\n"
         if let sprite = configuration.sprite { header += "\"sprite\": \(JSONText.quote(sprite.name)),\n" }
+        // Left out when the parts are joined: the joined index is the one a single run writes.
+        if let shard = configuration.shard { header += "\"shard\": \"\(shard.index)/\(shard.count)\",\n" }
         return header
     }
 
@@ -451,136 +519,5 @@ public final class BatchRenderer: @unchecked Sendable {
             do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }
         }
         return (written, lines)
-    }
-}
-
-/// What a worker made of one row.
-enum RowOutcome {
-    /// `missingGlyphs`: the row's report when its text has characters no font has.
-    case done(lines: [String], images: [SpriteImage], rendered: Int, skipped: Int, missingGlyphs: SpriteError?)
-    case failed(SpriteError)
-    /// Stops the batch: the output folder or its disk takes no more files
-    /// (full, read-only, no permission), the fonts cannot load, or the index
-    /// or a sprite would replace a picture the row draws.
-    case fatal(SpriteError)
-}
-
-/// The reader, the window of rows in flight and the in-order commit, behind one lock.
-final class PipelineState: @unchecked Sendable {
-    struct Job {
-        enum Work { case render(DataRow, id: String), failed(SpriteError) }
-        let sequence: Int
-        let work: Work
-    }
-
-    private let condition = NSCondition()
-    private let reader: DataRowReader
-    private let window: Int
-    private let progress: (BatchProgress) -> Void
-    private let failure: (SpriteError) -> Void
-    private let missingGlyphs: (SpriteError) -> Void
-    private let index: IndexWriter
-    private var nextSequence = 0, committed = 0
-    private var readerDone = false
-    private var pending: [Int: RowOutcome] = [:]
-    /// "id:ID" and "file:NAME" → the line that took it.
-    private var taken: [String: Int] = [:]
-    private(set) var fatalError: SpriteError?
-    private(set) var summary = BatchProgress()
-    private(set) var spriteImages: [SpriteImage] = []
-
-    init(reader: DataRowReader, window: Int, progress: @escaping (BatchProgress) -> Void,
-         failure: @escaping (SpriteError) -> Void, missingGlyphs: @escaping (SpriteError) -> Void, index: IndexWriter) {
-        self.reader = reader
-        self.window = window
-        self.progress = progress
-        self.failure = failure
-        self.missingGlyphs = missingGlyphs
-        self.index = index
-    }
-
-    /// The next row to render (with its id, checked for duplicates), or nil when there are no more.
-    func nextJob(configuration: BatchConfiguration) -> Job? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !readerDone && fatalError == nil && nextSequence - committed >= window { condition.wait() }
-        guard !readerDone, fatalError == nil else { return nil }
-        let result: DataRowResult?
-        do { result = try reader.next() } catch {
-            fatalError = error
-            readerDone = true
-            condition.broadcast()
-            return nil
-        }
-        guard let result else { readerDone = true; condition.broadcast(); return nil }
-        let sequence = nextSequence
-        nextSequence += 1
-        switch result {
-        case .malformed(let line, let problem):
-            return Job(sequence: sequence, work: .failed(SpriteError(input: "", line: line, problem: problem)))
-        case .row(let row):
-            switch markerID(row, configuration: configuration) {
-            case .failure(let error): return Job(sequence: sequence, work: .failed(error))
-            case .success(let id): return Job(sequence: sequence, work: .render(row, id: id))
-            }
-        }
-    }
-
-    private func markerID(_ row: DataRow, configuration: BatchConfiguration) -> Result<String, SpriteError> {
-        func fail(_ problem: String) -> Result<String, SpriteError> { .failure(SpriteError(input: "", line: row.line, problem: problem)) }
-        let id: String
-        if let template = configuration.idTemplate {
-            switch template.fill(row.fields) {
-            case .failure(let missing): return fail("no field '\(missing.name)' for the id (fields: \(row.fields.keys.sorted().joined(separator: ", ")))")
-            case .success(let text): id = text
-            }
-        } else if let field = row.fields["id"], !field.isEmpty {
-            id = field
-        } else {
-            id = "row-\(row.line)"
-        }
-        if let problem = SpriteID.problem(id, allowsSlash: false) { return fail(problem) }
-        if let first = taken["id:" + id] { return fail("duplicate id '\(id)' (first on line \(first))") }
-        let files = configuration.sprite == nil ? configuration.file.style.variantNames.flatMap { variant in
-            configuration.scales.map { BatchRenderer.fileName(id: id, variant: variant, scale: $0) }
-        } : []
-        for file in files {
-            if let first = taken["file:" + file] { return fail("id '\(id)' would write \(file), which line \(first) writes") }
-        }
-        taken["id:" + id] = row.line
-        for file in files { taken["file:" + file] = row.line }
-        return .success(id)
-    }
-
-    /// Records a row's outcome; commits every row that is next in order.
-    func complete(_ sequence: Int, _ outcome: RowOutcome) {
-        condition.lock()
-        defer { condition.unlock() }
-        pending[sequence] = outcome
-        while let next = pending.removeValue(forKey: committed) {
-            committed += 1
-            summary.rows += 1
-            switch next {
-            case .done(let lines, let images, let rendered, let skipped, let glyphs):
-                do { try index.append(lines) } catch {
-                    if fatalError == nil { fatalError = error }
-                }
-                spriteImages += images
-                summary.rendered += rendered
-                summary.skipped += skipped
-                if let glyphs {
-                    summary.missingGlyphRows += 1
-                    missingGlyphs(SpriteError(input: reader.input, line: glyphs.line, problem: glyphs.problem))
-                }
-            case .failed(let error):
-                summary.failed += 1
-                failure(error.input.isEmpty ? SpriteError(input: reader.input, line: error.line, problem: error.problem) : error)
-            case .fatal(let error):
-                if fatalError == nil { fatalError = error }
-            }
-            summary.fraction = reader.fraction
-            progress(summary)
-        }
-        condition.broadcast()
     }
 }

@@ -6,24 +6,81 @@ import PinmintMarkers
 public struct DataRow: Sendable {
     /// 1-based line of the file where the row starts.
     public var line: Int
+    /// A GeoJSON feature's 0-based index in the `features` array; nil for CSV and JSON lines.
+    public var feature: Int? = nil
+    /// Whether `line` tells where the row is: false for a GeoJSON feature of
+    /// a document written on one line (as most tools write it), which only
+    /// `feature` finds.
+    public var lineLocates = true
     /// Field name → text. Numbers are written as in the source (JSON numbers
     /// without a needless `.0`), booleans `true` / `false`, null empty,
     /// nested arrays and objects as compact JSON.
     public var fields: [String: String]
     /// `[longitude, latitude]` of a GeoJSON Point feature.
     public var coordinates: [Double]?
+
+    /// A row starting on `line` (CSV, JSON lines; a GeoJSON reader sets `feature` and `lineLocates` after).
+    public init(line: Int, fields: [String: String], coordinates: [Double]? = nil) {
+        self.line = line
+        self.fields = fields
+        self.coordinates = coordinates
+    }
+
+    /// Where the row is, for a message: `features[812]` (a one-line GeoJSON
+    /// document), `14: features[812]`, or the line alone (`14`).
+    public var place: String {
+        guard let feature else { return String(line) }
+        return lineLocates ? "\(line): features[\(feature)]" : "features[\(feature)]"
+    }
+
+    /// `problem` as this row's failure in `input`: `input:LINE: problem`,
+    /// `input:LINE: features[N]: problem`, or `input: features[N]: problem`.
+    public func error(_ problem: String, input: String = "") -> SpriteError {
+        let lead = feature.map { "features[\($0)]: " } ?? ""
+        return SpriteError(input: input, line: lineLocates ? line : nil, problem: lead + problem)
+    }
+
+    /// The key that decides the row's shard when it has no id (it failed
+    /// before one was made): its feature's index or its line.
+    var positionKey: String { feature.map { "features[\($0)]" } ?? "line \(line)" }
 }
 
 /// What a reader hands out: a row, or a row that could not be read (the
-/// batch reports it with its line and goes on).
+/// batch reports it with its line and goes on). A malformed GeoJSON
+/// feature's problem starts with its place (`features[3]…`); its line is 0
+/// when the document is on one line (the line would say nothing).
 public enum DataRowResult: Sendable {
     case row(DataRow)
     case malformed(line: Int, problem: String)
 }
 
+/// The character between CSV fields.
+public enum CSVDelimiter: Sendable, Equatable {
+    /// Chosen from the header row: the one of comma, semicolon and tab that
+    /// occurs most often outside quotes (a comma when none does, or on a tie).
+    case detect
+    case given(UInt8)
+
+    /// The delimiters `detect` chooses from, in the order that breaks a tie.
+    public static let detectable: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
+
+    /// `,` `;` `|` or `tab` (also `\t` or a tab itself), as `--delimiter` takes it; nil for anything else.
+    public init?(option text: String) {
+        switch text {
+        case "tab", "\\t", "\t": self = .given(UInt8(ascii: "\t"))
+        case ",", ";", "|", ":": self = .given(text.utf8.first!)
+        default: return nil
+        }
+    }
+
+    /// A delimiter for messages: `','`, `';'`, `tab`.
+    public static func name(_ byte: UInt8) -> String { byte == UInt8(ascii: "\t") ? "tab" : "'\(Character(Unicode.Scalar(byte)))'" }
+}
+
 /// The formats `pinmint batch` reads.
 public enum DataFormat: String, Sendable, CaseIterable {
-    /// RFC 4180: a header row, commas, `"quoted"` fields with `""` for a quote, CRLF or LF.
+    /// RFC 4180: a header row, commas (or semicolons or tabs: `CSVDelimiter`),
+    /// `"quoted"` fields with `""` for a quote, CRLF or LF.
     case csv
     /// One JSON object per line (also called NDJSON).
     case jsonl
@@ -73,18 +130,59 @@ public final class DataRowReader {
     private var abandonedLine: Int? = nil
     /// GeoJSON scanning state.
     private var geoJSON = GeoJSONScanner()
+    /// The CSV field delimiter (detected or given), and what ends a field's run of bytes.
+    public private(set) var delimiter = UInt8(ascii: ",")
+    private var fieldEnds = DataRowReader.fieldEnds(UInt8(ascii: ","))
 
     /// Opens `path` ('-': standard input). `format` nil guesses from the name.
+    /// - Parameter delimiter: CSV only: detected from the header, or given.
     /// - Throws: `SpriteError` for a missing or unreadable file, an unknown
     ///   format, or (CSV) a missing, empty or repeated header name.
-    public init(path: String, format: DataFormat?) throws(SpriteError) {
+    public init(path: String, format: DataFormat?, delimiter: CSVDelimiter = .detect) throws(SpriteError) {
         input = path == "-" ? "standard input" : path
         stream = try ByteStream(path: path)
         guard let format = format ?? DataFormat.guess(path: path, start: stream.peek(4096)) else {
             throw SpriteError(input: path, problem: "cannot tell the data format from the name; use .csv, .jsonl, .geojson or --format")
         }
         self.format = format
-        if format == .csv { try readHeader() } else if format == .jsonl { stream.skipByteOrderMark() }
+        if format == .csv {
+            stream.skipByteOrderMark()
+            switch delimiter {
+            case .given(let byte): self.delimiter = byte
+            case .detect: self.delimiter = Self.detectDelimiter(stream.peek(ByteStream.bufferSize))
+            }
+            fieldEnds = Self.fieldEnds(self.delimiter)
+            try readHeader()
+        } else if format == .jsonl { stream.skipByteOrderMark() }
+    }
+
+    /// The detectable delimiter found most often outside quotes in the first
+    /// line of `start`; a comma when none is there, or on a tie.
+    static func detectDelimiter(_ start: [UInt8]) -> UInt8 {
+        var counts = [Int](repeating: 0, count: CSVDelimiter.detectable.count)
+        var quoted = false
+        for byte in start {
+            if byte == UInt8(ascii: "\"") { quoted.toggle(); continue }
+            if quoted { continue }
+            if byte == 0x0A || byte == 0x0D { break }
+            if let index = CSVDelimiter.detectable.firstIndex(of: byte) { counts[index] += 1 }
+        }
+        var best = 0
+        for index in counts.indices where counts[index] > counts[best] { best = index }
+        return CSVDelimiter.detectable[best]
+    }
+
+    /// For a CSV header of one column whose name holds a likely delimiter
+    /// (`id;price` read with commas): what to say, e.g. "the header is one
+    /// column, 'id;price': if ';' separates the fields, give --delimiter ';'"; else nil.
+    public var delimiterHint: String? {
+        guard let header, header.count == 1 else { return nil }
+        let name = header[0]
+        for candidate in CSVDelimiter.detectable + [UInt8(ascii: "|")] where candidate != delimiter && name.utf8.contains(candidate) {
+            let option = candidate == UInt8(ascii: "\t") ? "tab" : String(Character(Unicode.Scalar(candidate)))
+            return "the header is one column, '\(name)': if \(CSVDelimiter.name(candidate)) separates the fields, give --delimiter '\(option)'"
+        }
+        return nil
     }
 
     /// How far through the file (0...1), nil when its size is unknown (standard input).
@@ -123,7 +221,6 @@ public final class DataRowReader {
     // MARK: CSV
 
     private func readHeader() throws(SpriteError) {
-        stream.skipByteOrderMark()
         while true {
             guard let record = readCSVRecord() else { throw SpriteError(input: input, problem: "empty: no header row") }
             if let problem = record.problem { throw SpriteError(input: input, line: record.line, problem: "header: \(problem)") }
@@ -164,7 +261,8 @@ public final class DataRowReader {
         var isBlank = false
     }
 
-    /// One record, RFC 4180 (section 2): fields split by commas, records by
+    /// One record, RFC 4180 (section 2): fields split by commas (or the
+    /// `delimiter`), records by
     /// CRLF or LF; a field in double quotes may hold commas, line breaks
     /// and `""` (a quote). A malformed record is read to its end, so the
     /// next one starts clean. Fields are read a buffered span at a time
@@ -227,23 +325,23 @@ public final class DataRowReader {
                     finishField()
                     return record
                 }
-                stop = stream.readSpan(until: DataRowReader.fieldEnds) { span in
+                stop = stream.readSpan(until: fieldEnds) { span in
                     if !span.isEmpty { fail("text after a closing quote (a quote inside a quoted field is written \"\")") }
                     take(span)
                 }
             } else {
-                stop = stream.readSpan(until: DataRowReader.fieldEnds, take)
+                stop = stream.readSpan(until: fieldEnds, take)
             }
             // A quote inside an unquoted field (or after a quoted one) belongs to the field.
             while stop == UInt8(ascii: "\"") {
                 _ = stream.nextByte()
                 fail("a quote inside an unquoted field (quote the whole field and double the quote)")
                 takeQuote()
-                stop = stream.readSpan(until: DataRowReader.fieldEnds, take)
+                stop = stream.readSpan(until: fieldEnds, take)
             }
             if recordBytes > DataLimits.abandonedRowBytes { abandonedLine = record.line; return record }
             switch stop {
-            case UInt8(ascii: ",")?:
+            case delimiter?:
                 _ = stream.nextByte()
                 recordBytes += 1
                 finishField()
@@ -261,7 +359,9 @@ public final class DataRowReader {
     }
 
     /// What ends an unquoted field's run of bytes; what ends a quoted field's.
-    private static let fieldEnds = ByteSet([UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\"")])
+    private static func fieldEnds(_ delimiter: UInt8) -> ByteSet {
+        ByteSet([delimiter, UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\"")])
+    }
     private static let quote = ByteSet([UInt8(ascii: "\"")])
 
     // MARK: JSON lines

@@ -5,8 +5,8 @@ import PinmintMarkers
 /// a time, without holding the document: it follows strings and bracket
 /// depth only, finds the top-level `"features"` array, and hands each
 /// element's text to the JSON parser. A feature that does not parse is one
-/// malformed row, named by its line and its place (`features[3]`); the scan
-/// goes on at the next element.
+/// malformed row, named by its place (`features[3]`) and, in a document of
+/// several lines, its line; the scan goes on at the next element.
 struct GeoJSONScanner {
     private var started = false
     private var inFeatures = false
@@ -61,10 +61,19 @@ struct GeoJSONScanner {
             let line = stream.line, path = "features[\(featureIndex)]"
             featureIndex += 1
             let element = try readElement(stream, input: input)
+            // In a document on one line (so far), the line says nothing: the feature's index finds it.
+            let locates = line > 1 || stream.line > 1
             guard let bytes = element else {
-                return .malformed(line: line, problem: "\(path): a feature longer than \(DataLimits.maximumRowBytes) bytes")
+                return .malformed(line: locates ? line : 0, problem: "\(path): a feature longer than \(DataLimits.maximumRowBytes) bytes")
             }
-            return Self.feature(bytes, line: line, path: path)
+            switch Self.feature(bytes, line: line, path: path) {
+            case .row(var row):
+                row.feature = featureIndex - 1
+                row.lineLocates = locates
+                return .row(row)
+            case .malformed(let line, let problem):
+                return .malformed(line: locates ? line : 0, problem: problem)
+            }
         }
     }
 

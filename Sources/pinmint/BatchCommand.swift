@@ -15,6 +15,8 @@ offsets; GeoJSON points add their coordinates), one line per image.
 
   pinmint batch listings.csv -o out/tags --style price-tag --set label='{price}萬' --set id='{id}' --scale 1,2
   pinmint batch shops.geojson -o out/shops --style callout --set title='{name}' --sprite shops
+  pinmint batch shops.geojson -o out/s --style price-tag --set label='{price:number(0)|—}' --shard 2/8
+  pinmint batch --merge-index out/s [--index NAME]   (once every shard's output is in out/s)
 
 Options:
   -o, --output DIR        the folder to write into (made if missing)
@@ -22,18 +24,32 @@ Options:
   --set OPTION=TEMPLATE   fill a style option from the row: {field} is a field's text,
                           {{ and }} are braces (repeatable, each OPTION once); --set
                           id=TEMPLATE names the files (default: the row's id field, else
-                          row-LINE)
+                          row-LINE, or feature-N for GeoJSON). {field} fails a row that
+                          lacks the field; {field?} is empty then, {field|text} gives
+                          text (also for null or empty); filters follow colons:
+                          {price:number(0)|—}, {name:upper}, {name:truncate(12)}
+                          (number(D, "G", "P"), upper, lower, trim, truncate(N, "…");
+                          see docs/batch.md)
   --scale LIST            pixel ratios, e.g. 1,2 (default 1; 0.25...8); ratio 1 writes
                           ID.png, ratio N ID@Nx.png, variants ID-selected@Nx.png
   --sprite NAME           write DIR/NAME.png + NAME.json (and @Nx) sprite sheets instead
                           of one PNG per marker; with --spacing PX, --max-size PX,
                           --unique, --minify and --sdf as in 'pinmint sprite'
   --format FORMAT         csv, jsonl or geojson (default: from the extension; needed for '-')
+  --delimiter D           CSV field delimiter: ',' ';' '|' ':' or tab (default: the one of
+                          comma, semicolon and tab found most in the header row)
   --index NAME            the index file's name in DIR (default index.json; not a name
                           ending in .png, nor one of the --sprite files)
   --jobs N                threads (default: every core)
   --png MODE              PNG compression: fast, default or small
   --force                 render every marker, even those already up to date
+  --prune                 remove the .png files in DIR that the index of an earlier run
+                          listed and this run did not write or keep (a sprite sheet
+                          with its .json; nothing else)
+  --shard K/N             render only the rows whose id hashes to shard K of N (1...N;
+                          FNV-1a, the same on every machine), with the index part
+                          DIR/index.shard-K-of-N.json; not with --sprite
+  --merge-index DIR       join DIR's index parts into DIR/index.json, as one run writes it
   --font-dir DIR          also look for fonts in DIR (repeatable)
   --strict-glyphs         a row whose text has a character no font has fails (no file
                           written for it); without it the row is drawn with boxes,
@@ -47,8 +63,11 @@ fails (a malformed CSV or GeoJSON row, text that is not UTF-8 or holds a
 NUL, a number out of range, a GeoJSON Point whose coordinates are not
 [longitude, latitude], a missing field, a bad value, a duplicate id, a
 marker file that cannot be replaced, e.g. a folder of its name) is
-reported with its line while the other rows render. On a
-terminal a progress bar shows the count, the rate and the time left.
+reported with its line (a GeoJSON feature also with its place,
+features[N]; in a GeoJSON document on one line, with that place alone)
+while the other rows render. On a terminal a progress bar shows the count,
+the rate and the time left, and a last line sums up: rendered, unchanged,
+failed, pruned, the time and the rate of rendered markers.
 
 Exit codes: 0 every row rendered; 1 some rows failed (the others are written,
 and the index counts the failures); 2 bad input or usage (nothing rendered,
@@ -86,9 +105,10 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     try checkArgumentsAreUTF8(command: "pinmint batch")
     let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
                                   valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",
-                                                 "--png", "--font-dir", "--spacing", "--max-size"],
-                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf", "--strict-glyphs"],
+                                                 "--png", "--font-dir", "--spacing", "--max-size", "--delimiter", "--shard", "--merge-index"],
+                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf", "--strict-glyphs", "--prune"],
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--set", "--font-dir"])
+    if let folder = arguments.value("--merge-index") { return try mergeIndex(folder, arguments: arguments) }
     let data = try arguments.singlePositional("data file (CSV, JSON lines or GeoJSON)")
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint batch: missing -o DIR") }
     guard let styleName = arguments.value("--style") else {
@@ -142,6 +162,21 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     configuration.force = arguments.flag("--force")
     configuration.strictGlyphs = arguments.flag("--strict-glyphs")
     configuration.styleFile = styleFile
+    configuration.prune = arguments.flag("--prune")
+    if let text = arguments.value("--shard") {
+        do { configuration.shard = try BatchShard(parsing: text) } catch { throw UsageError(message: "pinmint batch: \(error.description)") }
+        if arguments.value("--sprite") != nil {
+            throw UsageError(message: "pinmint batch: --shard cannot split a --sprite (the sheets are packed from every row); "
+                             + "render one PNG per marker, or the sprite in one run")
+        }
+    }
+    var delimiter = CSVDelimiter.detect
+    if let text = arguments.value("--delimiter") {
+        guard let given = CSVDelimiter(option: text) else {
+            throw UsageError(message: "pinmint batch: --delimiter '\(text)' is not ',' ';' '|' ':' or tab")
+        }
+        delimiter = given
+    }
     let spriteOnly = ["--spacing", "--max-size"].filter { arguments.value($0) != nil } + ["--unique", "--minify", "--sdf"].filter { arguments.flag($0) }
     if let name = arguments.value("--sprite") {
         guard SpriteID.problem(name, allowsSlash: false) == nil else {
@@ -160,7 +195,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     // Neither the index nor the sprite may replace the data or the style they are made from
     // (`--index data.csv` or `--sprite data` in the data's folder); a marker that would is a
     // failed row, and a picture under the index or the sprite stops the batch (BatchRenderer).
-    var batchOutputs = [(path: PathName.appending(indexName, to: output), option: "--index")]
+    var batchOutputs = [(path: PathName.appending(configuration.indexFileName, to: output), option: "--index")]
     if let sprite = configuration.sprite {
         for scale in scales {
             let base = PathName.appending(SpriteSheet.fileBase(sprite.name, pixelRatio: scale), to: output)
@@ -171,7 +206,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     let inputs = [data, styleName].filter { FileManager.default.fileExists(atPath: $0) }
     for batchOutput in batchOutputs { try refuseClashingOutputs([batchOutput], inputs: inputs, command: "pinmint batch") }
 
-    let reader = try DataRowReader(path: data, format: format)
+    let reader = try DataRowReader(path: data, format: format, delimiter: delimiter)
     let quiet = arguments.flag("--quiet")
     Interruption.handle(quiet: quiet)
     let bar = ProgressBar(enabled: !quiet && isatty(2) == 1)
@@ -181,7 +216,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
                                                                      failure: { failures.report($0) },
                                                                      missingGlyphs: { if !quiet { boxes.report($0) } },
                                                                      notice: { if !quiet { writeStandardError("pinmint: batch: \(MessageText.oneLine($0))\n") } })
-    bar.finish(summary)
+    // The failed rows' lines first, the summary last: what a person reads at the end is the whole count.
     failures.finish()
     boxes.finish()
     if !quiet && summary.missingGlyphRows > 0 {
@@ -191,7 +226,32 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     if !quiet && !summary.sheets.isEmpty {
         writeStandardError("pinmint: sprite \(MessageText.oneLine(summary.sheets.joined(separator: ", ")))\n")
     }
+    if !quiet && summary.pruned > 0 && !bar.enabled {
+        writeStandardError("pinmint: batch: pruned \(summary.pruned) file\(summary.pruned == 1 ? "" : "s") of an earlier run\n")
+    }
+    bar.finish(summary)
     return summary.failed > 0 ? 1 : 0
+}
+
+/// `pinmint batch --merge-index DIR`: joins the index parts of a sharded batch.
+private func mergeIndex(_ folder: String, arguments: Arguments) throws -> Int32 {
+    guard arguments.positionals.isEmpty else {
+        throw UsageError(message: "pinmint batch: --merge-index DIR takes no data file (it joins DIR's index parts)")
+    }
+    let others = ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--shard", "--delimiter", "--jobs", "--png",
+                  "--font-dir", "--spacing", "--max-size"].filter { arguments.value($0) != nil }
+        + ["--force", "--prune", "--unique", "--minify", "--sdf", "--strict-glyphs"].filter { arguments.flag($0) }
+    if let option = others.first { throw UsageError(message: "pinmint batch: \(option) does not apply to --merge-index") }
+    let indexName = arguments.value("--index") ?? "index.json"
+    guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
+        throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
+    }
+    let result = try BatchIndexMerge.merge(folder: folder, indexName: indexName)
+    if !arguments.flag("--quiet") {
+        writeStandardError("pinmint: batch: joined \(result.parts) index parts into \(result.path): "
+                           + "\(result.markers) markers, \(result.failed) failed rows\n")
+    }
+    return 0
 }
 
 /// SIGINT and SIGTERM end a batch without leaving half-written files: the
@@ -247,6 +307,7 @@ private final class FailureReport: @unchecked Sendable {
     }
     func finish() {
         if count > Self.limit {
+            ProgressBar.clearLine()
             writeStandardError("pinmint: … and \(count - Self.limit) more \(kind) (\(count) in all)\n")
         }
     }
@@ -254,7 +315,7 @@ private final class FailureReport: @unchecked Sendable {
 
 /// `[##########----------] 1234 rows  5678 images/s  0:12 left` on a terminal, redrawn at most ten times a second.
 private final class ProgressBar: @unchecked Sendable {
-    private let enabled: Bool
+    let enabled: Bool
     private let start = DispatchTime.now().uptimeNanoseconds
     private var lastDraw: UInt64 = 0
     nonisolated(unsafe) static var drawn = false
@@ -269,13 +330,12 @@ private final class ProgressBar: @unchecked Sendable {
         guard now - lastDraw > 100_000_000 else { return }
         lastDraw = now
         let seconds = max(elapsed, 1e-3)
-        let images = progress.rendered + progress.skipped
         var line = ""
         if let fraction = progress.fraction {
             let width = 24, filled = Int((fraction * Double(width)).rounded(.down))
             line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
         }
-        line += "\(progress.rows) rows  \(Int(Double(images) / seconds)) images/s"
+        line += "\(progress.rows) rows  \(Int(Double(progress.rendered) / seconds)) rendered/s"
         if let fraction = progress.fraction, fraction > 0.01 {
             let left = Int((seconds / fraction - seconds).rounded())
             line += String(format: "  %d:%02d left", left / 60, left % 60)
@@ -288,11 +348,7 @@ private final class ProgressBar: @unchecked Sendable {
     func finish(_ summary: BatchProgress) {
         guard enabled else { return }
         Self.clearLine()
-        let seconds = max(elapsed, 1e-3)
-        writeStandardError(("pinmint: batch: \(summary.rows) rows, \(summary.rendered) images rendered, "
-            + "\(summary.skipped) up to date, \(summary.failed) failed"
-            + (summary.missingGlyphRows > 0 ? ", \(summary.missingGlyphRows) with missing glyphs" : "") + " in \(String(format: "%.1f", seconds)) s "
-            + "(\(Int(Double(summary.rendered + summary.skipped) / seconds)) images/s)\n"))
+        writeStandardError("pinmint: batch: " + summary.summaryLine(seconds: elapsed) + "\n")
     }
 
     static func clearLine() {
