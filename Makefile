@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
+.PHONY: all deps build test-fonts test test-browser demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -34,6 +34,36 @@ test: deps test-fonts
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	@$(MAKE) --no-print-directory test-release
+
+# Pinmint's sprites in a real MapLibre GL JS 5.3.0 map in headless Chromium
+# (software WebGL), checked by pixels at devicePixelRatio 1 and 2
+# (Tests/Browser/README.md). Chromium from Debian (installed if missing; the
+# test is skipped with one line only when it cannot be); MapLibre GL JS from
+# PyPI's maplibre wheel (downloaded, not installed, checked against its
+# SHA-256); numpy, Pillow and freetype-py pip-installed into
+# .build/browser/python when python3 lacks them.
+BROWSER_DIR = .build/browser
+MAPLIBRE_WHEEL = maplibre-0.3.6-py3-none-any.whl
+MAPLIBRE_SHA256 = eeafab617d4a1b71c0c174c71405f67c4b4e494fe1b27968d4d2359bc160e277
+test-browser: build
+	@command -v chromium >/dev/null || { echo "Installing chromium (apt-get)"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1; } || true
+	@if ! command -v chromium >/dev/null; then echo "browser test skipped: Chromium could not be installed (apt-get install chromium failed)"; exit 0; fi; \
+	mkdir -p $(BROWSER_DIR)/maplibre && \
+	{ test -f $(BROWSER_DIR)/$(MAPLIBRE_WHEEL) || python3 -m pip download -q --no-deps --only-binary=:all: --retries 2 --timeout 30 \
+		maplibre==0.3.6 -d $(BROWSER_DIR) >/dev/null; } && \
+	echo "$(MAPLIBRE_SHA256)  $(BROWSER_DIR)/$(MAPLIBRE_WHEEL)" | sha256sum -c --status \
+		|| { echo "$(BROWSER_DIR)/$(MAPLIBRE_WHEEL): missing or not the expected file (SHA-256)"; exit 2; }; \
+	python3 -c "import sys, zipfile; wheel = zipfile.ZipFile(sys.argv[1]); \
+		[open(sys.argv[2] + '/' + name, 'wb').write(wheel.read('maplibre/srcjs/' + name)) for name in ('maplibre-gl.js', 'maplibre-gl.css')]" \
+		$(BROWSER_DIR)/$(MAPLIBRE_WHEEL) $(BROWSER_DIR)/maplibre || exit 2; \
+	for module in numpy:numpy PIL:pillow freetype:freetype-py; do \
+		PYTHONPATH=$(BROWSER_DIR)/python python3 -c "import $${module%%:*}" 2>/dev/null \
+		|| python3 -m pip install -q --target $(BROWSER_DIR)/python $${module##*:} >/dev/null 2>&1 \
+		|| { echo "browser test: pip could not install $${module##*:}"; exit 2; }; \
+	done; \
+	PYTHONPATH=$(BROWSER_DIR)/python python3 Tests/Browser/browser_test.py --pinmint $(RELEASE_BIN)/pinmint \
+		--maplibre $(BROWSER_DIR)/maplibre --work $(BROWSER_DIR)/work
 
 # What users run: the release build, with the flags that ship, checks every
 # golden suite (pinmint golden, Pinmint's own fonts only) and replays every
