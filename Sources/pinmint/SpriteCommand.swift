@@ -27,7 +27,8 @@ Inputs (any mix):
   pinmint sprite icons/ -o out/sdf --sdf --unique --minify
 
 Options:
-  -o, --output OUT/NAME  where to write (NAME.png, NAME.json, NAME@2x.png ...)
+  -o, --output OUT/NAME  where to write (NAME.png, NAME.json, NAME@2x.png ...); only PNG
+                         is written, so a NAME ending in .webp, .svg, .jpg ... is refused
   --ratio LIST           pixel ratios, e.g. 1,2 (default 1,2; 0.25...8)
   --unique               store identical images once (their ids share one rectangle)
   --spacing PX           transparent pixels between images (default 0; 0...64)
@@ -63,6 +64,7 @@ func runSprite(_ rawArguments: [String]) throws {
     guard !output.hasSuffix("/"), !PathName.lastComponent(of: output).isEmpty else {
         throw UsageError(message: "pinmint sprite: -o '\(output)' needs a sprite name after the folder (OUT/NAME)")
     }
+    try refuseOtherImageFormat(spriteName: output, option: "-o", command: "pinmint sprite")
     let base = output.lowercased().hasSuffix(".png") || output.lowercased().hasSuffix(".json")
         ? PathName.deletingExtension(output) : output
     let ratios = try ratioList(arguments, option: "--ratio", default: [1, 2])
