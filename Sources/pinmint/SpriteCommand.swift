@@ -36,6 +36,11 @@ Options:
                          buffer 3 × ratio) for icons the map recolours
   --minify               compact JSON (no spaces or newlines)
   --max-size PX          the largest sheet side (default 4096; 64...16384)
+  --split                when the images do not fit one sheet per ratio, share them out
+                         over sheets NAME-1, NAME-2 … (at most 16; each id in the same
+                         sheet at every ratio) and write NAME.style.json: the style's
+                         "sprite" list for MapLibre's multiple sprites and each id's
+                         icon-image name (NAME-2:cafe). Without it, such a sprite is refused
   --jobs N               threads (default: every core)
   --png MODE             PNG compression: fast, default or small
   --font-dir DIR         also look for fonts in DIR (repeatable)
@@ -57,7 +62,7 @@ func runSprite(_ rawArguments: [String]) throws {
     try checkArgumentsAreUTF8(command: "pinmint sprite")
     let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
                                   valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
-                                  flagOptions: ["--unique", "--sdf", "--minify", "--quiet"],
+                                  flagOptions: ["--unique", "--sdf", "--minify", "--quiet", "--split"],
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--font-dir"])
     guard !arguments.positionals.isEmpty else { throw UsageError(message: "pinmint sprite: missing the inputs (folders, .svg, .png, .json)") }
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint sprite: missing -o OUT/NAME") }
@@ -81,20 +86,58 @@ func runSprite(_ rawArguments: [String]) throws {
     var summaries: [String] = []
     var imageCount = 0
     let unique = arguments.flag("--unique"), allDistanceFields = arguments.flag("--sdf")
-    for ratio in ratios {
+    let split = arguments.flag("--split")
+    func render(_ ratio: Double) throws -> [SpriteImage] {
         // Counted as they are made: images that cannot fit stop the rendering, not the packing after it.
-        let capacity = SpriteSheetCapacity(maximumSize: maximumSize, spacing: spacing, unique: unique, name: output)
-        let images = try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, capacity: capacity,
-                                       // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
-                                       prepare: { allDistanceFields || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 },
-                                       warn: { warnings.add($0) })
-        let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
-        let fileBase = SpriteSheet.fileBase(base, pixelRatio: ratio)
+        let capacity = SpriteSheetCapacity(maximumSize: maximumSize, spacing: spacing, unique: unique, name: output,
+                                           sheets: split ? SpriteSheet.maximumSheetCount : 1)
+        return try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, capacity: capacity,
+                                 // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
+                                 prepare: { allDistanceFields || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 },
+                                 warn: { warnings.add($0) })
+    }
+    func add(_ sheet: SpriteSheet, fileBase: String) throws {
         files.append((fileBase + ".png", try sheet.pngData(mode: mode)))
         files.append((fileBase + ".json", Array(sheet.indexJSON(minified: arguments.flag("--minify")).utf8)))
-        imageCount = images.count
+    }
+    func summary(_ sheet: SpriteSheet) -> String {
         let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-        summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+        return "\(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))"
+    }
+    var sheetCount = 1
+    if split {
+        // The split is decided at the largest ratio and kept at every other: an id stays in its sheet.
+        var imagesAt: [Double: [SpriteImage]] = [:]
+        for ratio in ratios.sorted(by: >) { imagesAt[ratio] = try render(ratio) }
+        let largest = ratios.max()!
+        let sheets = try SpriteSheet.split(imagesAt[largest]!, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+        sheetCount = sheets.count
+        for ratio in ratios {
+            let images = imagesAt[ratio]!
+            let byID = Dictionary(images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var sizes: [String] = []
+            for (index, ids) in sheets.enumerated() {
+                let sheetImages = ids.compactMap { byID[$0] }
+                guard sheetImages.count == ids.count else {
+                    throw SpriteError(input: output, problem: "the images at @\(formatRatio(ratio))x are not those at @\(formatRatio(largest))x")
+                }
+                let sheet = try SpriteSheet.pack(sheetImages, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+                try add(sheet, fileBase: SpriteSheet.fileBase(SpriteSheet.splitBase(base, sheet: index), pixelRatio: ratio))
+                sizes.append(summary(sheet))
+            }
+            imageCount = images.count
+            summaries.append("@\(formatRatio(ratio))x " + sizes.joined(separator: " + "))
+        }
+        files.append((base + ".style.json",
+                      Array(SpriteSheet.styleSnippet(name: PathName.lastComponent(of: base), sheets: sheets).utf8)))
+    } else {
+        for ratio in ratios {
+            let images = try render(ratio)
+            let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+            try add(sheet, fileBase: SpriteSheet.fileBase(base, pixelRatio: ratio))
+            imageCount = images.count
+            summaries.append("@\(formatRatio(ratio))x " + summary(sheet))
+        }
     }
     if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(MessageText.oneLine(warning))\n") } }
     // The folders made for the sprite are removed again if it is not written (a name too long, a clash).
@@ -112,7 +155,8 @@ func runSprite(_ rawArguments: [String]) throws {
         throw error
     }
     if !quiet {
-        writeStandardError("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n")
+        let inSheets = split ? " in \(sheetCount) sheet\(sheetCount == 1 ? "" : "s") (\(base).style.json)" : ""
+        writeStandardError("pinmint: sprite \(base): \(imageCount) images\(inSheets); \(summaries.joined(separator: ", "))\n")
     }
 }
 
