@@ -98,6 +98,9 @@ def prepare(pinmint, work, maplibre):
     # stretch checks must pass with whatever Pinmint's markers do.
     run([pinmint, "sprite", markers_file, os.path.join(HERE, "icons"), os.path.join(HERE, "frame-sidecar.json"), "-o", os.path.join(site, "sprite", "sprite"),
          "--ratio", "1,2", "--quiet"])
+    # The same images split over sheets of at most 400 px (pinmint sprite --split): MapLibre's multiple sprites.
+    run([pinmint, "sprite", markers_file, os.path.join(HERE, "icons"), os.path.join(HERE, "frame-sidecar.json"), "-o",
+         os.path.join(site, "split", "sprite"), "--ratio", "1,2", "--max-size", "400", "--split", "--quiet"])
     markers = json.load(open(markers_file, encoding="utf-8"))
     metadata = {}
     for marker in markers:
@@ -234,18 +237,20 @@ def grid(sizes, gap, width):
     return places, y + row + gap
 
 
-def check_icons(page, ratio, sheets, results):
+def check_icons(page, ratio, sheets, results, names=None, label=""):
+    """names: each id's image name in the map (a split sprite's SHEET:ID), else the id itself."""
     index = sheets[1][0]
     ids = sorted(index)
-    present = page.evaluate(f"hasImages({json.dumps(ids)})")
-    missing = [i for i, there in zip(ids, present) if not there]
-    results.check(f"@{ratio}x sprite ids", not missing,
+    names = names or {i: i for i in ids}
+    present = page.evaluate(f"hasImages({json.dumps([names.get(i, i) for i in ids])})")
+    missing = [names.get(i, i) for i, there in zip(ids, present) if not there]
+    results.check(f"@{ratio}x{label} sprite ids", not missing,
                   f"{len(ids) - len(missing)} of {len(ids)} ids in the map" + (f"; missing {missing}" if missing else ""))
     sizes = [(-(-sheets[ratio][0][i]["width"] // ratio), -(-sheets[ratio][0][i]["height"] // ratio)) for i in ids]
     places, height = grid([(w + 4, h + 4) for w, h in sizes], 8, VIEWPORT[0])
     if height > VIEWPORT[1]:
         raise SystemExit(f"browser test: the icons need {height} CSS px, more than the viewport's {VIEWPORT[1]}")
-    points = [{"x": x + 2, "y": y + 2, "properties": {"image": i}} for (x, y), i in zip(places, ids)]
+    points = [{"x": x + 2, "y": y + 2, "properties": {"image": names.get(i, i)}} for (x, y), i in zip(places, ids)]
     layer = {"type": "symbol", "layout": {"icon-image": ["get", "image"], "icon-anchor": "top-left",
                                           "icon-allow-overlap": True, "icon-ignore-placement": True}}
     scene = page.evaluate(f"showScene({json.dumps({'points': points, 'layers': [layer]})})")
@@ -261,7 +266,7 @@ def check_icons(page, ratio, sheets, results):
                                   screen[y:y + h, x - 2:x].reshape(-1, 3), screen[y:y + h, x + w:x + w + 2].reshape(-1, 3)])
         outside = numpy.abs(ring - numpy.array(BACKGROUND)).max()
         ok = difference <= ICON_TOLERANCE and outside <= ICON_TOLERANCE and abs(projected[0] - point["x"]) < 0.01
-        results.check(f"@{ratio}x icon {image_id}", ok,
+        results.check(f"@{ratio}x{label} icon {names.get(image_id, image_id)}", ok,
                       f"{w}x{h} px at ({x}, {y}): largest difference {difference:.0f} inside, {outside:.0f} around it")
     return scene["problems"]
 
@@ -492,6 +497,18 @@ def main():
                     with open(os.path.join(options.keep, f"scene{len(os.listdir(options.keep))}@{ratio}x.png"), "wb") as out:
                         out.write(shot)
             results.check(f"@{ratio}x map errors", not problems, "; ".join(sorted(set(problems))) or "none")
+            page.close()
+
+            # The split sprite, loaded from its style snippet: every id under its SHEET:ID name, same pixels.
+            snippet = json.load(open(os.path.join(site, "split", "sprite.style.json"), encoding="utf-8"))
+            page = browser.new_page()
+            page.send("Emulation.setDeviceMetricsOverride",
+                      {"width": VIEWPORT[0], "height": VIEWPORT[1], "deviceScaleFactor": ratio, "mobile": False})
+            page.navigate(url + "?snippet=split/sprite.style.json")
+            page.evaluate("ready", timeout=60)
+            results.check(f"@{ratio}x split sheets", len(snippet["sprite"]) > 1, f"{len(snippet['sprite'])} sheets")
+            problems = check_icons(page, ratio, sheets, results, names=snippet["icon-image"], label=" split")
+            results.check(f"@{ratio}x split map errors", not problems, "; ".join(sorted(set(problems))) or "none")
             page.close()
     finally:
         browser.close()
