@@ -346,30 +346,56 @@ def check_stretch(page, ratio, sheets, metadata, results):
     if "frame" not in stretchables:
         raise SystemExit("browser test: the sprite lost the control icon 'frame' and its stretch metadata")
     cells = [(image_id, label_name) for image_id in stretchables for label_name in LABELS]
-    cell_width, cell_height = 400, 140
+    # The point sits low in its cell: a marker whose tip is on it lies above it, one centred on its label around it.
+    cell_width, cell_height, point_y = 400, 155, 100
     columns = VIEWPORT[0] // cell_width
     if (len(cells) + columns - 1) // columns * cell_height > VIEWPORT[1]:
         raise SystemExit("browser test: the stretch scene needs a taller viewport")
-    points = [{"x": (n % columns) * cell_width + cell_width // 2, "y": (n // columns) * cell_height + cell_height // 2,
+    points = [{"x": (n % columns) * cell_width + cell_width // 2, "y": (n // columns) * cell_height + point_y,
                "properties": {"image": image_id, "label": LABELS[label_name]}} for n, (image_id, label_name) in enumerate(cells)]
-    layer = {"type": "symbol", "layout": {
-        "icon-image": ["get", "image"], "icon-text-fit": "both", "icon-text-fit-padding": [0, 0, 0, 0],
-        "text-field": ["get", "label"], "text-font": [FONT_STACK], "text-size": TEXT_SIZE,
+    fits = {image_id: text_fit(sheets, metadata, image_id) for image_id in stretchables}
+    # One layer per image: icon-text-fit-padding is the same for every feature of a layer.
+    layers = [{"type": "symbol", "filter": ["==", ["get", "image"], image_id], "layout": {
+        "icon-image": ["get", "image"], "icon-text-fit": "both",
+        "icon-text-fit-padding": (fits[image_id] or {}).get("icon-text-fit-padding", [0, 0, 0, 0]),
+        "icon-offset": (fits[image_id] or {}).get("icon-offset", [0, 0]),
+        "text-offset": (fits[image_id] or {}).get("text-offset", [0, 0]),
+        "text-field": ["get", "label"], "text-font": [FONT_STACK], "text-size": (fits[image_id] or {}).get("text-size", TEXT_SIZE),
         "icon-allow-overlap": True, "icon-ignore-placement": True, "text-allow-overlap": True, "text-ignore-placement": True},
-        "paint": {"text-color": TEXT_COLOR}}
-    scene = page.evaluate(f"showScene({json.dumps({'points': points, 'layers': [layer]})})")
+        "paint": {"text-color": TEXT_COLOR}} for image_id in stretchables]
+    scene = page.evaluate(f"showScene({json.dumps({'points': points, 'layers': layers})})")
     screen = screenshot(page)
     for n, (image_id, label_name) in enumerate(cells):
         name = f"@{ratio}x stretch {image_id} '{LABELS[label_name]}'"
         x0, y0 = (n % columns) * cell_width * ratio, (n // columns) * cell_height * ratio
         region = screen[y0:y0 + cell_height * ratio, x0:x0 + cell_width * ratio]
-        problems = stretch_problems(region, ratio, sheets, metadata, image_id)
+        projected = scene["projected"][n]
+        point = (projected[0] * ratio - x0, projected[1] * ratio - y0)
+        problems = stretch_problems(region, ratio, sheets, metadata, image_id, fits[image_id], point)
         results.check(name, not problems, "; ".join(problems) if problems else
-                      "corners and pointer unchanged, pointer centred, label inside the content box")
+                      "corners and pointer unchanged, pointer centred, label inside the content box"
+                      + (", tip on the point" if fits[image_id] and "text-offset" in fits[image_id] else ""))
     return scene["problems"]
 
 
-def stretch_problems(region, ratio, sheets, metadata, image_id):
+def text_fit(sheets, metadata, image_id):
+    """The layer settings that put the tip on the point under icon-text-fit: the marker's
+    @1x metadata (`maplibre` / `icon-text-fit`: text-size, text-offset in ems,
+    icon-text-fit-padding, icon-offset), or for the control icon, worked out here from
+    MapLibre's rule: the content box is laid over the label's box (1.2 em tall, centred
+    on the point), and the rows below the content keep their size."""
+    meta = metadata.get((image_id, 1))
+    if meta:
+        return meta.get("maplibre", {}).get("icon-text-fit")
+    if image_id in CONTROL_TIPS:
+        entry = sheets[1][0][image_id]
+        below = entry["height"] - entry["content"][3]  # the tip is the image's bottom row
+        return {"text-size": TEXT_SIZE, "text-offset": [0, -(0.6 * TEXT_SIZE + below) / TEXT_SIZE]}
+    return None
+
+
+def stretch_problems(region, ratio, sheets, metadata, image_id, fit, point):
+    """point: the coordinate's place in `region` (device pixels)."""
     entry, pixels = sprite_image(sheets, ratio, image_id)
     image = over_background(pixels)
     width, height = entry["width"], entry["height"]
@@ -431,17 +457,24 @@ def stretch_problems(region, ratio, sheets, metadata, image_id):
 
     # The pointer: its tip from the marker's metadata, in the fixed column that holds it.
     meta = metadata.get((image_id, ratio))
-    tip = meta["anchor"]["x"] if meta else CONTROL_TIPS[image_id] * ratio if image_id in CONTROL_TIPS else None
+    tip = ((meta["anchor"]["x"], meta["anchor"]["y"]) if meta else
+           (CONTROL_TIPS[image_id] * ratio, height) if image_id in CONTROL_TIPS else None)
     if tip is not None:
-        if abs(tip - width / 2) <= 0.5:
-            holder = next((c for c in columns if c[0] <= tip <= c[1]), None)
-            if holder is None:
-                problems.append(f"the pointer's tip (x {tip:g}) is in a stretch run {runs_x}")
-            else:
-                tip_x = found[(holder, rows[-1])][0] + (tip - holder[0])
-                off = abs(tip_x - (left + right) / 2) / ratio
-                if off > CENTRE_TOLERANCE:
-                    problems.append(f"the pointer is {off:.1f} CSS px off the centre")
+        holder = next((c for c in columns if c[0] <= tip[0] <= c[1]), None)
+        if holder is None:
+            problems.append(f"the pointer's tip (x {tip[0]:g}) is in a stretch run {runs_x}")
+        else:
+            tip_x = found[(holder, rows[-1])][0] + (tip[0] - holder[0])
+            tip_y = found[(holder, rows[-1])][1] + (tip[1] - rows[-1][0])
+            off = abs(tip_x - (left + right) / 2) / ratio
+            if abs(tip[0] - width / 2) <= 0.5 and off > CENTRE_TOLERANCE:
+                problems.append(f"the pointer is {off:.1f} CSS px off the centre")
+            distance = max(abs(tip_x - point[0]), abs(tip_y - point[1])) / ratio
+            if not fit or "text-offset" not in fit:
+                problems.append(f"the metadata gives no text-offset for icon-text-fit (maplibre.icon-text-fit): "
+                                f"the tip is {distance:.1f} CSS px from the point")
+            elif distance > TIP_TOLERANCE + 1e-6:
+                problems.append(f"with text-offset {fit['text-offset']} the tip is {distance:.2f} CSS px from the point")
 
     map_x = stretch_mapping(runs_x, width, left, right)
     map_y = stretch_mapping(runs_y, height, top, bottom)
