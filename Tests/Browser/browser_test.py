@@ -66,6 +66,12 @@ CONTENT_TOLERANCE = 1.0  # CSS px
 CONTROL_TIPS = {"frame": 20}  # icons/frame.svg's pointer tip, x in @1x pixels
 
 
+def stop(message):
+    """The test could not run: one line, exit code 2."""
+    print(f"browser test: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
 class Results:
     def __init__(self):
         self.passed = 0
@@ -82,9 +88,12 @@ class Results:
 # MARK: Inputs
 
 def run(command):
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        stop(f"{command[0]}: {error.strerror}")
     if done.returncode != 0:
-        raise SystemExit(f"browser test: {' '.join(command[:3])} ... failed: {done.stderr.strip()}")
+        stop(f"{' '.join(command[:3])} ... failed: {done.stderr.strip()}")
     return done
 
 
@@ -123,7 +132,7 @@ def prepare(pinmint, work, maplibre):
         base = os.path.join(site, "sprite", "sprite" if ratio == 1 else f"sprite@{ratio}x")
         sheets[ratio] = (json.load(open(base + ".json", encoding="utf-8")),
                          numpy.asarray(Image.open(base + ".png").convert("RGBA"), dtype=numpy.float64))
-    return site, markers, metadata, sheets
+    return site, metadata, sheets
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -249,7 +258,7 @@ def check_icons(page, ratio, sheets, results, names=None, label=""):
     sizes = [(-(-sheets[ratio][0][i]["width"] // ratio), -(-sheets[ratio][0][i]["height"] // ratio)) for i in ids]
     places, height = grid([(w + 4, h + 4) for w, h in sizes], 8, VIEWPORT[0])
     if height > VIEWPORT[1]:
-        raise SystemExit(f"browser test: the icons need {height} CSS px, more than the viewport's {VIEWPORT[1]}")
+        stop(f"the icons need {height} CSS px, more than the viewport's {VIEWPORT[1]}")
     points = [{"x": x + 2, "y": y + 2, "properties": {"image": names.get(i, i)}} for (x, y), i in zip(places, ids)]
     layer = {"type": "symbol", "layout": {"icon-image": ["get", "image"], "icon-anchor": "top-left",
                                           "icon-allow-overlap": True, "icon-ignore-placement": True}}
@@ -271,18 +280,11 @@ def check_icons(page, ratio, sheets, results, names=None, label=""):
     return scene["problems"]
 
 
-def anchored(markers, metadata):
-    """Markers drawn with text, and their variants: (sprite id, metadata @1x)."""
-    found = []
-    for (image_id, ratio), entry in sorted(metadata.items()):
-        if ratio == 1 and not image_id.startswith("stretch-"):
-            found.append((image_id, entry))
-    return found
-
-
-def check_anchors(page, ratio, sheets, markers, metadata, results):
-    items = anchored(markers, metadata)
-    sizes = [(-(-entry["width"] // 1) + 8, entry["height"] + 8) for _, entry in items]
+def check_anchors(page, ratio, sheets, metadata, results):
+    # Markers drawn with text, and their variants: (sprite id, metadata @1x).
+    items = [(image_id, entry) for (image_id, scale), entry in sorted(metadata.items())
+             if scale == 1 and not image_id.startswith("stretch-")]
+    sizes = [(entry["width"] + 8, entry["height"] + 8) for _, entry in items]
     places, _ = grid(sizes, 16, VIEWPORT[0])
     points = []
     for (image_id, entry), (x, y) in zip(items, places):
@@ -344,13 +346,13 @@ def stretch_mapping(runs, length, screen_start, screen_end):
 def check_stretch(page, ratio, sheets, metadata, results):
     stretchables = sorted(i for i in sheets[1][0] if "content" in sheets[1][0][i] or i.startswith("stretch-"))
     if "frame" not in stretchables:
-        raise SystemExit("browser test: the sprite lost the control icon 'frame' and its stretch metadata")
+        stop("the sprite lost the control icon 'frame' and its stretch metadata")
     cells = [(image_id, label_name) for image_id in stretchables for label_name in LABELS]
     # The point sits low in its cell: a marker whose tip is on it lies above it, one centred on its label around it.
     cell_width, cell_height, point_y = 400, 155, 100
     columns = VIEWPORT[0] // cell_width
     if (len(cells) + columns - 1) // columns * cell_height > VIEWPORT[1]:
-        raise SystemExit("browser test: the stretch scene needs a taller viewport")
+        stop("the stretch scene needs a taller viewport")
     points = [{"x": (n % columns) * cell_width + cell_width // 2, "y": (n // columns) * cell_height + point_y,
                "properties": {"image": image_id, "label": LABELS[label_name]}} for n, (image_id, label_name) in enumerate(cells)]
     fits = {image_id: text_fit(sheets, metadata, image_id) for image_id in stretchables}
@@ -502,7 +504,7 @@ def main():
     parser.add_argument("--keep", help="also save each screenshot into this folder")
     options = parser.parse_args()
     started = time.monotonic()
-    site, markers, metadata, sheets = prepare(os.path.abspath(options.pinmint), os.path.abspath(options.work),
+    site, metadata, sheets = prepare(os.path.abspath(options.pinmint), os.path.abspath(options.work),
                                               os.path.abspath(options.maplibre))
     server = serve(site)
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
@@ -521,7 +523,7 @@ def main():
             print(f"devicePixelRatio {page.evaluate('devicePixelRatio')}: MapLibre {page.evaluate('maplibregl.getVersion()')}, {renderer}")
             problems = []
             for check in (lambda: check_icons(page, ratio, sheets, results),
-                          lambda: check_anchors(page, ratio, sheets, markers, metadata, results),
+                          lambda: check_anchors(page, ratio, sheets, metadata, results),
                           lambda: check_stretch(page, ratio, sheets, metadata, results)):
                 problems += check()
                 if options.keep:
@@ -551,4 +553,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (cdp.ProtocolError, OSError) as error:
+        stop(f"could not run: {error}")
