@@ -363,6 +363,7 @@ def check_stretch(page, ratio, sheets, metadata, results):
         "icon-offset": (fits[image_id] or {}).get("icon-offset", [0, 0]),
         "text-offset": (fits[image_id] or {}).get("text-offset", [0, 0]),
         "text-field": ["get", "label"], "text-font": [FONT_STACK], "text-size": (fits[image_id] or {}).get("text-size", TEXT_SIZE),
+        "text-line-height": (fits[image_id] or {}).get("text-line-height", 1.2),
         "icon-allow-overlap": True, "icon-ignore-placement": True, "text-allow-overlap": True, "text-ignore-placement": True},
         "paint": {"text-color": TEXT_COLOR}} for image_id in stretchables]
     scene = page.evaluate(f"showScene({json.dumps({'points': points, 'layers': layers})})")
