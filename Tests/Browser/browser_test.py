@@ -25,7 +25,7 @@
      the sub-pixel shift of MapLibre's linear sampling), a centred pointer
      stays centred within 1 CSS px, and the label's pixels lie inside the
      content box (as MapLibre stretched it, within 1 CSS px).
-Prints one line per check and "browser: N passed, M failed"; exits 1 when a
+Prints one line per check, the time, then "browser: N passed, M failed"; exits 1 when a
 check failed, 2 when the test could not run.
 """
 import argparse
@@ -549,7 +549,8 @@ def main():
     finally:
         browser.close()
         server.shutdown()
-    print(f"browser: {results.passed} passed, {len(results.failed)} failed ({time.monotonic() - started:.1f} s)")
+    print(f"browser test: {time.monotonic() - started:.1f} s")
+    print(f"browser: {results.passed} passed, {len(results.failed)} failed")
     sys.exit(1 if results.failed else 0)
 
 
