@@ -93,6 +93,32 @@ extension SpriteSheet {
         return sheets
     }
 
+    /// Splits images made at several pixel ratios (the same ids at each) the
+    /// same way at every ratio: `split` at the largest, then `pack` of each
+    /// sheet's ids at each ratio.
+    /// - Returns: the ids of each sheet, and for each ratio its packed sheets in that order.
+    /// - Throws: `SpriteError` as `split` and `pack` do, and when a ratio's ids are not the largest's.
+    public static func packSplit(_ imagesByRatio: [Double: [SpriteImage]], spacing: Int = 0, maximumSize: Int = defaultMaximumSize,
+                                 unique: Bool = false, name: String = "sprite", maximumSheets: Int = maximumSheetCount)
+        throws(SpriteError) -> (ids: [[String]], sheets: [Double: [SpriteSheet]]) {
+        guard let largest = imagesByRatio.keys.max() else { return ([], [:]) }
+        let ids = try split(imagesByRatio[largest]!, spacing: spacing, maximumSize: maximumSize, unique: unique, name: name,
+                            maximumSheets: maximumSheets)
+        var sheets: [Double: [SpriteSheet]] = [:]
+        for (ratio, images) in imagesByRatio {
+            let byID = Dictionary(images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            guard byID.count == images.count, Set(byID.keys) == Set(ids.joined()) else {
+                throw SpriteError(input: name, problem: "the images at @\(format(ratio))x are not those at @\(format(largest))x")
+            }
+            var packed: [SpriteSheet] = []
+            for sheetIDs in ids {
+                packed.append(try pack(sheetIDs.map { byID[$0]! }, spacing: spacing, maximumSize: maximumSize, unique: unique, name: name))
+            }
+            sheets[ratio] = packed
+        }
+        return (ids, sheets)
+    }
+
     /// `NAME-1`, `NAME-2` … for sheet `index` (0-based) of `base` = `OUT/NAME`.
     public static func splitBase(_ base: String, sheet index: Int) -> String { "\(base)-\(index + 1)" }
 

@@ -109,27 +109,17 @@ func runSprite(_ rawArguments: [String]) throws {
         // The split is decided at the largest ratio and kept at every other: an id stays in its sheet.
         var imagesAt: [Double: [SpriteImage]] = [:]
         for ratio in ratios.sorted(by: >) { imagesAt[ratio] = try render(ratio) }
-        let largest = ratios.max()!
-        let sheets = try SpriteSheet.split(imagesAt[largest]!, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
-        sheetCount = sheets.count
+        let packed = try SpriteSheet.packSplit(imagesAt, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+        sheetCount = packed.ids.count
         for ratio in ratios {
-            let images = imagesAt[ratio]!
-            let byID = Dictionary(images.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var sizes: [String] = []
-            for (index, ids) in sheets.enumerated() {
-                let sheetImages = ids.compactMap { byID[$0] }
-                guard sheetImages.count == ids.count else {
-                    throw SpriteError(input: output, problem: "the images at @\(formatRatio(ratio))x are not those at @\(formatRatio(largest))x")
-                }
-                let sheet = try SpriteSheet.pack(sheetImages, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+            for (index, sheet) in packed.sheets[ratio]!.enumerated() {
                 try add(sheet, fileBase: SpriteSheet.fileBase(SpriteSheet.splitBase(base, sheet: index), pixelRatio: ratio))
-                sizes.append(summary(sheet))
             }
-            imageCount = images.count
-            summaries.append("@\(formatRatio(ratio))x " + sizes.joined(separator: " + "))
+            imageCount = imagesAt[ratio]!.count
+            summaries.append("@\(formatRatio(ratio))x " + packed.sheets[ratio]!.map(summary).joined(separator: " + "))
         }
         files.append((base + ".style.json",
-                      Array(SpriteSheet.styleSnippet(name: PathName.lastComponent(of: base), sheets: sheets).utf8)))
+                      Array(SpriteSheet.styleSnippet(name: PathName.lastComponent(of: base), sheets: packed.ids).utf8)))
     } else {
         for ratio in ratios {
             let images = try render(ratio)

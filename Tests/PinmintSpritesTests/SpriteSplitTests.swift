@@ -72,3 +72,22 @@ struct SpriteSplitTests {
         #expect(object["icon-image"] as? [String: String] == ["a": "tags-1:a", "b": "tags-2:b", "c": "tags-1:c"])
     }
 }
+
+/// `SpriteSheet.packSplit`: one split for every ratio.
+struct SpritePackSplitTests {
+    @Test func eachIDIsInTheSameSheetAtEveryRatio() throws {
+        let atOne = SpriteSplitTests.tags(300, ratio: 1), atTwo = SpriteSplitTests.tags(300, ratio: 2)
+        let packed = try SpriteSheet.packSplit([1: atOne, 2: atTwo], maximumSize: 1024)
+        #expect(packed.ids.count > 1)
+        for ratio in [1.0, 2.0] {
+            let sheets = try #require(packed.sheets[ratio])
+            #expect(sheets.map { $0.entries.map(\.id) } == packed.ids, "@\(ratio)x")
+            #expect(sheets.allSatisfy { $0.width <= 1024 && $0.height <= 1024 && $0.entries.allSatisfy { $0.pixelRatio == ratio } })
+        }
+    }
+
+    @Test func ratiosWithOtherIDsAreRefused() throws {
+        let atOne = SpriteSplitTests.tags(30, ratio: 1), atTwo = Array(SpriteSplitTests.tags(30, ratio: 2).dropLast())
+        #expect(throws: SpriteError.self) { try SpriteSheet.packSplit([1: atOne, 2: atTwo], maximumSize: 512) }
+    }
+}
