@@ -35,9 +35,13 @@ class Browser:
                  "--disable-features=Translate,MediaRouter,OptimizationHints", "--font-render-hinting=none"]
         if os.geteuid() == 0:
             flags.append("--no-sandbox")  # Chromium refuses to start as root with its sandbox
+        # Chromium's own messages go to a file: a pipe nobody reads would block it once full.
+        os.makedirs(profile, exist_ok=True)
+        self.log_path = os.path.join(profile, "chromium.log")
+        self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen([executable, *flags, *extra_flags, "about:blank"], preexec_fn=place_pipes,
                                         stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=self._log,
                                         close_fds=False)  # the descriptors 3 and 4 made in place_pipes stay open
         os.close(to_browser_read)
         os.close(from_browser_write)
@@ -55,6 +59,7 @@ class Browser:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self._log.close()
         for descriptor in (self._to_browser, self._from_browser):
             try:
                 os.close(descriptor)
@@ -71,8 +76,9 @@ class Browser:
                 continue
             chunk = os.read(self._from_browser, 1 << 20)
             if not chunk:
-                stderr = self.process.stderr.read().decode(errors="replace")[-800:] if self.process.poll() is not None else ""
-                raise ProtocolError("Chromium closed the DevTools pipe" + (f": {stderr.strip()}" if stderr else ""))
+                with open(self.log_path, "rb") as log:
+                    last = log.read().decode(errors="replace").strip().splitlines()[-1:]
+                raise ProtocolError("Chromium closed the DevTools pipe" + (f" (last line of {self.log_path}: {last[0]})" if last else ""))
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(message)
