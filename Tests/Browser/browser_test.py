@@ -332,8 +332,9 @@ def fixed_segments(runs, length):
 
 
 def stretch_mapping(runs, length, screen_start, screen_end):
-    """MapLibre's stretch: fixed pixels keep their size, every run grows by one factor.
-    Returns a function from image pixels to screen pixels."""
+    """MapLibre's stretch: fixed pixels keep their size, every run grows by one factor
+    (getIconQuads in maplibre-gl-js src/symbol/quads.ts). Returns a function from image
+    pixels to screen pixels."""
     stretch_total = sum(end - start for start, end in runs)
     scale = (screen_end - screen_start - (length - stretch_total)) / stretch_total if stretch_total else 0
 
