@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release
 SCALES = 1 2 3
 
-.PHONY: all deps build install uninstall test-install test-consumer test-fonts test demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
+.PHONY: all deps build install uninstall test-install test-consumer test-fonts test test-browser maplibre demo bench blend2d bench-frontier bench-png bench-diff bench-batch bench-svg fuzz fuzz-png-shim test-release reference clean
 
 all: build
 
@@ -69,6 +69,42 @@ test: deps test-fonts
 test-consumer: deps
 	@sh tools/test_consumer.sh "$(SWIFT)"
 
+# Pinmint's sprites in a real MapLibre GL JS 5.3.0 map in headless Chromium
+# (software WebGL), checked by pixels at devicePixelRatio 1 and 2
+# (Tests/Browser/README.md). Chromium from Debian (installed if missing; the
+# test is skipped with one line only when it cannot be); MapLibre GL JS from
+# `make maplibre`; numpy, Pillow and freetype-py pip-installed into
+# .build/browser/python when python3 lacks them.
+BROWSER_DIR = .build/browser
+test-browser: build
+	@command -v chromium >/dev/null || { echo "Installing chromium (apt-get)"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1; } || true
+	@if ! command -v chromium >/dev/null; then echo "browser test skipped: Chromium could not be installed (apt-get install chromium failed)"; exit 0; fi; \
+	$(MAKE) --no-print-directory maplibre || exit 2; \
+	for module in numpy:numpy PIL:pillow freetype:freetype-py; do \
+		PYTHONPATH=$(BROWSER_DIR)/python python3 -c "import $${module%%:*}" 2>/dev/null \
+		|| python3 -m pip install -q --target $(BROWSER_DIR)/python $${module##*:} >/dev/null 2>&1 \
+		|| { echo "browser test: pip could not install $${module##*:}"; exit 2; }; \
+	done; \
+	PYTHONPATH=$(BROWSER_DIR)/python python3 Tests/Browser/browser_test.py --pinmint $(RELEASE_BIN)/pinmint \
+		--maplibre $(BROWSER_DIR)/maplibre --work $(BROWSER_DIR)/work
+
+# MapLibre GL JS 5.3.0 (maplibre-gl.js and .css) into .build/browser/maplibre,
+# from PyPI's maplibre 0.3.6 wheel, which ships it as maplibre/srcjs/
+# (downloaded, not installed, and checked against its SHA-256 first).
+MAPLIBRE_WHEEL = maplibre-0.3.6-py3-none-any.whl
+MAPLIBRE_SHA256 = eeafab617d4a1b71c0c174c71405f67c4b4e494fe1b27968d4d2359bc160e277
+maplibre:
+	@test -f $(BROWSER_DIR)/maplibre/maplibre-gl.js && test -f $(BROWSER_DIR)/maplibre/maplibre-gl.css && exit 0; \
+	mkdir -p $(BROWSER_DIR)/maplibre && \
+	{ test -f $(BROWSER_DIR)/$(MAPLIBRE_WHEEL) || python3 -m pip download -q --no-deps --only-binary=:all: --retries 2 --timeout 30 \
+		maplibre==0.3.6 -d $(BROWSER_DIR) >/dev/null; } && \
+	echo "$(MAPLIBRE_SHA256)  $(BROWSER_DIR)/$(MAPLIBRE_WHEEL)" | sha256sum -c --status \
+		|| { echo "$(BROWSER_DIR)/$(MAPLIBRE_WHEEL): missing or not the expected file (SHA-256)"; exit 2; }; \
+	python3 -c "import sys, zipfile; wheel = zipfile.ZipFile(sys.argv[1]); \
+		[open(sys.argv[2] + '/' + name, 'wb').write(wheel.read('maplibre/srcjs/' + name)) for name in ('maplibre-gl.js', 'maplibre-gl.css')]" \
+		$(BROWSER_DIR)/$(MAPLIBRE_WHEEL) $(BROWSER_DIR)/maplibre
+
 # What users run: the release build, with the flags that ship, checks every
 # golden suite (pinmint golden, Pinmint's own fonts only) and replays every
 # fuzz regression and seed (Fuzz/regressions/, Fuzz/corpus/) through its
@@ -93,8 +129,9 @@ test-release: deps
 # @3x and their metadata) into out/, then every reference scene into out/scenes/;
 # then a sprite of the seed markers (out/seeds.png/.json, @2x), a batch of
 # price tags from docs/demo/listings.geojson (out/listings/) and out/demo.html,
-# a map showing them placed by their anchors (Leaflet from Debian's
-# libjs-leaflet, installed if missing and possible; else plain HTML).
+# a map showing them placed by their anchors: MapLibre GL JS (make maplibre,
+# copied into out/maplibre), else Leaflet from Debian's libjs-leaflet,
+# installed if missing and possible, else plain HTML.
 demo: build
 	@mkdir -p out/scenes
 	$(RELEASE_BIN)/pinmint render seed-price-tag --label 5200萬 --badge 成 --scale 1,2,3 -o out/price-tag.png --meta out/price-tag.json
@@ -111,6 +148,9 @@ demo: build
 	$(RELEASE_BIN)/pinmint sprite docs/demo/seed-markers.json -o out/seeds --ratio 1,2
 	$(RELEASE_BIN)/pinmint batch docs/demo/listings.geojson -o out/listings --style price-tag \
 		--set label='{price}萬' --set badge='{deal}' --scale 1,2
+	@mkdir -p out/maplibre; if $(MAKE) --no-print-directory maplibre >/dev/null 2>&1; then \
+		cp $(BROWSER_DIR)/maplibre/maplibre-gl.js $(BROWSER_DIR)/maplibre/maplibre-gl.css out/maplibre/; \
+	else echo "MapLibre GL JS not available (make maplibre failed): demo.html uses Leaflet or plain HTML"; fi
 	@if [ ! -f /usr/share/javascript/leaflet/leaflet.js ]; then \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjs-leaflet) >/dev/null 2>&1 \
 		|| echo "libjs-leaflet not installed: demo.html uses plain HTML"; \

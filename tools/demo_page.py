@@ -7,11 +7,16 @@ Reads what `make demo` wrote into OUT:
                        iconAnchor (points); files listings/ID.png and ID@2x.png.
   seeds@2x.png/.json   `pinmint sprite` of the four seed markers (MapLibre sprite).
   price-tag.json ...   `pinmint render --meta` of each seed: the anchors.
-With Debian's libjs-leaflet (/usr/share/javascript/leaflet, copied into OUT/leaflet)
-the page is a Leaflet map with a drawn background (no tiles, no network); without
-it, plain HTML with absolutely positioned images over a drawn background. A small
-red ring marks every marker's coordinate: each pointer's tip must sit in its ring.
+With MapLibre GL JS in OUT/maplibre (`make demo` copies it there from `make maplibre`)
+the page is a MapLibre map: the seed sprite and the listings' @2x PNGs are embedded
+as data: URLs and added with map.addImage (so the page also works opened as a file,
+where MapLibre may not fetch), each placed with the `icon-anchor` / `icon-offset` of
+its @1x metadata. Else, with Debian's libjs-leaflet (/usr/share/javascript/leaflet,
+copied into OUT/leaflet), a Leaflet map; else plain HTML with absolutely positioned
+images. All draw their own background (no tiles, no network). A small red ring
+marks every marker's coordinate: each pointer's tip must sit in its ring.
 """
+import base64
 import json
 import os
 import shutil
@@ -43,12 +48,15 @@ def main(out):
         meta = [m for m in json.load(open(os.path.join(out, meta_name + ".json"), encoding="utf-8"))
                 if m["pixelRatio"] == 2 and m["id"] == sprite_id]
         entry = sprite[sprite_id]
-        seeds.append({"id": sprite_id, "lnglat": place, "x": entry["x"] / 2, "y": entry["y"] / 2,
+        seeds.append({"id": sprite_id, "meta": meta_name, "lnglat": place, "x": entry["x"] / 2, "y": entry["y"] / 2,
                       "size": [entry["width"] / 2, entry["height"] / 2], "anchor": meta[0]["leaflet"]["iconAnchor"]})
 
     data = json.dumps({"listings": listings, "seeds": seeds, "sheet": {"url": "seeds@2x.png", "width": sheet_width / 2}},
                       ensure_ascii=False)
-    if os.path.exists(os.path.join(LEAFLET, "leaflet.js")):
+    if os.path.exists(os.path.join(out, "maplibre", "maplibre-gl.js")):
+        data = json.dumps(maplibre_data(out, index, sprite, seeds), ensure_ascii=False)
+        page = MAPLIBRE_PAGE
+    elif os.path.exists(os.path.join(LEAFLET, "leaflet.js")):
         target = os.path.join(out, "leaflet")
         os.makedirs(target, exist_ok=True)
         for name in ("leaflet.js", "leaflet.css"):
@@ -58,8 +66,35 @@ def main(out):
         page = PLAIN_PAGE
     with open(os.path.join(out, "demo.html"), "w", encoding="utf-8") as f:
         f.write(page.replace("__DATA__", data))
-    print(f"wrote {os.path.join(out, 'demo.html')} ({len(listings)} listings, {len(seeds)} seed markers from the sprite, "
-          f"{'Leaflet' if page is LEAFLET_PAGE else 'plain HTML'})")
+    kind = "MapLibre GL JS" if page is MAPLIBRE_PAGE else "Leaflet" if page is LEAFLET_PAGE else "plain HTML"
+    print(f"wrote {os.path.join(out, 'demo.html')} ({len(listings)} listings, {len(seeds)} seed markers from the sprite, {kind})")
+
+
+def data_url(path):
+    with open(path, "rb") as image:
+        return "data:image/png;base64," + base64.b64encode(image.read()).decode()
+
+
+def maplibre_data(out, index, sprite, seeds):
+    """Features for the MapLibre page: each with its image (2x pixels) and @1x anchor and offset."""
+    images, features = {}, []
+    at_one = {(e["id"], e.get("variant")): e for e in index["markers"] if e["pixelRatio"] == 1}
+    for entry in index["markers"]:
+        if entry["pixelRatio"] != 2 or entry.get("variant") != "default":
+            continue
+        image_id = "listing-" + entry["id"]
+        images[image_id] = {"url": data_url(os.path.join(out, "listings", entry["file"])), "pixelRatio": 2}
+        maplibre = at_one.get((entry["id"], "default"), entry)["maplibre"]
+        features.append({"lnglat": entry["coordinates"], "image": image_id,
+                         "anchor": maplibre["icon-anchor"], "offset": maplibre["icon-offset"]})
+    # The seeds from the sprite sheet: cut out in the page, with their sprite entries.
+    for seed in seeds:
+        meta = [m for m in json.load(open(os.path.join(out, seed["meta"] + ".json"), encoding="utf-8"))
+                if m["pixelRatio"] == 1 and m["id"] == seed["id"]][0]
+        features.append({"lnglat": seed["lnglat"], "image": seed["id"],
+                         "anchor": meta["maplibre"]["icon-anchor"], "offset": meta["maplibre"]["icon-offset"]})
+    return {"images": images, "features": features, "sheet": {"url": data_url(os.path.join(out, "seeds@2x.png")),
+            "entries": {s["id"]: sprite[s["id"]] for s in seeds}}}
 
 
 STYLE = """
@@ -97,6 +132,56 @@ for (const s of data.seeds) {
 }
 for (const m of data.listings.concat(data.seeds))
   L.circleMarker([m.lnglat[1], m.lnglat[0]], {radius: 4, color: '#e53935', weight: 1, fill: false, pane: 'markerPane'}).addTo(map);
+</script></body></html>
+"""
+
+MAPLIBRE_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Pinmint demo</title>
+<link rel="stylesheet" href="maplibre/maplibre-gl.css"><script src="maplibre/maplibre-gl.js"></script>
+<style>""" + STYLE + """</style></head>
+<body><div id="map"></div>
+<div id="title">Pinmint on MapLibre GL JS: price tags from <code>pinmint batch</code> (GeoJSON), seed markers from a
+<code>pinmint sprite</code>; red rings mark the coordinates</div>
+<script>
+const data = __DATA__;
+// A drawn background instead of tiles: streets and a park.
+const streets = [];
+for (let lat = 25.026; lat <= 25.042; lat += 0.002) streets.push({type: 'Feature', properties: {wide: lat.toFixed(3).endsWith('4')},
+  geometry: {type: 'LineString', coordinates: [[121.548, lat], [121.580, lat]]}});
+for (let lng = 121.548; lng <= 121.580; lng += 0.003) streets.push({type: 'Feature', properties: {wide: false},
+  geometry: {type: 'LineString', coordinates: [[lng, 25.024], [lng, 25.044]]}});
+const park = {type: 'Feature', properties: {}, geometry: {type: 'Polygon',
+  coordinates: [[[121.5652, 25.0352], [121.5688, 25.0352], [121.5688, 25.0368], [121.5652, 25.0368], [121.5652, 25.0352]]]}};
+const points = data.features.map((f) => ({type: 'Feature', properties: f, geometry: {type: 'Point', coordinates: f.lnglat}}));
+const map = new maplibregl.Map({container: 'map', center: [121.5640, 25.0335], zoom: 15, attributionControl: false,
+  style: {version: 8, sources: {
+      streets: {type: 'geojson', data: {type: 'FeatureCollection', features: streets}},
+      park: {type: 'geojson', data: park},
+      markers: {type: 'geojson', data: {type: 'FeatureCollection', features: points}}},
+    layers: [
+      {id: 'ground', type: 'background', paint: {'background-color': '#eef1ec'}},
+      {id: 'park', type: 'fill', source: 'park', paint: {'fill-color': '#c8e6c9', 'fill-outline-color': '#a5d6a7'}},
+      {id: 'streets', type: 'line', source: 'streets', paint: {'line-color': '#ffffff', 'line-width': ['case', ['get', 'wide'], 9, 5]}}]}});
+async function decoded(url) { const image = new Image(); image.src = url; await image.decode(); return image; }
+map.on('load', async () => {
+  const bounds = new maplibregl.LngLatBounds();
+  for (const f of data.features) bounds.extend(f.lnglat);
+  map.fitBounds(bounds, {padding: {top: 150, bottom: 40, left: 120, right: 120}, animate: false});
+  for (const [id, image] of Object.entries(data.images))
+    map.addImage(id, await decoded(image.url), {pixelRatio: image.pixelRatio});
+  // The seed sprite sheet (@2x), cut into its images as MapLibre would from the sprite's JSON.
+  const sheet = await decoded(data.sheet.url), canvas = document.createElement('canvas');
+  canvas.width = sheet.width; canvas.height = sheet.height;
+  const context = canvas.getContext('2d', {willReadFrequently: true}); context.drawImage(sheet, 0, 0);
+  for (const [id, e] of Object.entries(data.sheet.entries))
+    map.addImage(id, context.getImageData(e.x, e.y, e.width, e.height), {pixelRatio: e.pixelRatio,
+      ...(e.content ? {content: e.content} : {}), ...(e.stretchX ? {stretchX: e.stretchX} : {}), ...(e.stretchY ? {stretchY: e.stretchY} : {})});
+  // The markers once their images are in the map (a symbol laid out before would stay without its icon).
+  map.addLayer({id: 'markers', type: 'symbol', source: 'markers', layout: {'icon-image': ['get', 'image'],
+    'icon-anchor': ['get', 'anchor'], 'icon-offset': ['get', 'offset'], 'icon-allow-overlap': true}});
+  map.addLayer({id: 'rings', type: 'circle', source: 'markers', paint: {'circle-radius': 4, 'circle-color': 'rgba(0, 0, 0, 0)',
+    'circle-stroke-color': '#e53935', 'circle-stroke-width': 1}});
+});
 </script></body></html>
 """
 

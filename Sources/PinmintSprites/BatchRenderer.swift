@@ -162,6 +162,9 @@ public final class BatchRenderer: @unchecked Sendable {
     static let windowPerJob = 32
     /// Bumped when a change in Pinmint may change pixels: part of every recipe.
     public static let recipeVersion = "pinmint-batch-1"
+    /// How to make a batch's sprite fit when it does not (`--sprite` writes one sheet per ratio).
+    static let spriteOverflowAdvice = "split the rows into several batches, each with its own --sprite "
+        + "(or render PNG files and pack them with 'pinmint sprite --split')"
 
     public init(configuration: BatchConfiguration) {
         self.configuration = configuration
@@ -242,7 +245,8 @@ public final class BatchRenderer: @unchecked Sendable {
         let recipeBase = recipeBase(), dataName = reader.input
         // Sprite images are counted as rows make them: a sprite that cannot fit stops the batch then, not after every row.
         let capacity = configuration.sprite.map {
-            SpriteSheetCapacity(maximumSize: $0.maximumSize, spacing: $0.spacing, unique: $0.unique, name: $0.name)
+            SpriteSheetCapacity(maximumSize: $0.maximumSize, spacing: $0.spacing, unique: $0.unique, name: $0.name,
+                                overflowAdvice: Self.spriteOverflowAdvice)
         }
         DispatchQueue.concurrentPerform(iterations: configuration.jobs) { worker in
             let renderer = worker == 0 ? firstRenderer : LazyRenderer(fontFolders: configuration.fontFolders)
@@ -504,7 +508,7 @@ public final class BatchRenderer: @unchecked Sendable {
         for scale in configuration.scales {
             let atScale = images.filter { $0.pixelRatio == scale }     // distance fields already, with `sdf`
             let sheet = try SpriteSheet.pack(atScale, spacing: sprite.spacing, maximumSize: sprite.maximumSize,
-                                             unique: sprite.unique, name: sprite.name)
+                                             unique: sprite.unique, name: sprite.name, overflowAdvice: Self.spriteOverflowAdvice)
             let base = PathName.appending(SpriteSheet.fileBase(sprite.name, pixelRatio: scale), to: configuration.outputFolder)
             do { outputs.append((base + ".png", try sheet.pngData(mode: configuration.pngMode))) } catch {
                 throw SpriteError(input: base + ".png", problem: error.problem)

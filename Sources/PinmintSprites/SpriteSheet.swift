@@ -34,43 +34,17 @@ public struct SpriteSheet: Sendable {
     /// - Parameters:
     ///   - spacing: transparent pixels between neighbouring images (0...64).
     ///   - unique: images with identical pixels are stored once; their ids share the rectangle.
+    ///   - overflowAdvice: the end of the message when the images do not fit
+    ///     ("raise --max-size, lower --spacing, use --unique or ADVICE").
     /// - Throws: `SpriteError` on duplicate ids, empty images, an image with a
     ///   side over `maximumSize`, an image whose `pixels` are not width ×
     ///   height × 4 bytes or whose pixel ratio is not positive and finite (its
     ///   properties are settable), a spacing outside 0...64, or images that
     ///   together do not fit.
     public static func pack(_ images: [SpriteImage], spacing: Int = 0, maximumSize: Int = defaultMaximumSize,
-                            unique: Bool = false, name: String = "sprite") throws(SpriteError) -> SpriteSheet {
-        guard (0...64).contains(spacing) else {
-            throw SpriteError(input: name, problem: "spacing \(spacing) is outside 0...64 pixels")
-        }
-        var seen: [String: Int] = [:]
-        for (index, image) in images.enumerated() {
-            // Checked first: the copy into the sheet below trusts width × height × 4.
-            guard Image.valueCount(width: image.width, height: image.height) == image.pixels.count else {
-                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
-                                  problem: "'\(image.id)' has \(image.pixels.count) bytes of pixels for \(image.width)x\(image.height) "
-                                  + "(width × height × 4 needed)")
-            }
-            guard image.pixelRatio.isFinite, image.pixelRatio > 0 else {
-                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
-                                  problem: "'\(image.id)' has pixel ratio \(image.pixelRatio); it must be positive and finite")
-            }
-            if let first = seen[image.id] {
-                throw SpriteError(input: image.source.isEmpty ? name : image.source,
-                                  problem: "duplicate id '\(image.id)' (also from \(images[first].source.isEmpty ? "an earlier input" : images[first].source))")
-            }
-            seen[image.id] = index
-            guard image.width > 0, image.height > 0 else {
-                throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)' is an empty image (\(image.width)x\(image.height))")
-            }
-            guard image.width <= maximumSize, image.height <= maximumSize else {
-                throw tooLarge(image, maximumSize: maximumSize)
-            }
-            if let problem = image.metadata.problem(width: image.width, height: image.height) {
-                throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)': \(problem)")
-            }
-        }
+                            unique: Bool = false, name: String = "sprite",
+                            overflowAdvice: String = splitAdvice) throws(SpriteError) -> SpriteSheet {
+        try validate(images, spacing: spacing, maximumSize: maximumSize, name: name)
 
         // Distinct pixel rectangles: every image, or one per identical image with `unique`.
         struct PixelKey: Hashable { let width: Int, height: Int, pixels: [UInt8] }
@@ -99,7 +73,7 @@ public struct SpriteSheet: Sendable {
         guard let layout = bestLayout(sizes, spacing: spacing, maximumSize: maximumSize) else {
             let paddedArea = sizes.reduce(0) { $0 + ($1.width + spacing) * ($1.height + spacing) }
             throw doNotFit(count: owners.count, paddedArea: paddedArea, soFar: false, maximumSize: maximumSize,
-                           pixelRatio: images[0].pixelRatio, name: name)
+                           pixelRatio: images[0].pixelRatio, name: name, advice: overflowAdvice)
         }
 
         var positions = [(x: Int, y: Int)](repeating: (0, 0), count: owners.count)
@@ -128,6 +102,41 @@ public struct SpriteSheet: Sendable {
                            rectangleCount: owners.count, efficiency: sheetArea == 0 ? 1 : Double(usedArea) / Double(sheetArea))
     }
 
+    /// The checks `pack` makes before it packs (see its `Throws`), all but the fit.
+    static func validate(_ images: [SpriteImage], spacing: Int, maximumSize: Int, name: String) throws(SpriteError) {
+        guard (0...64).contains(spacing) else {
+            throw SpriteError(input: name, problem: "spacing \(spacing) is outside 0...64 pixels")
+        }
+        var seen: [String: Int] = [:]
+        for (index, image) in images.enumerated() {
+            // Checked first: the copy into the sheet trusts width × height × 4.
+            guard Image.valueCount(width: image.width, height: image.height) == image.pixels.count else {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
+                                  problem: "'\(image.id)' has \(image.pixels.count) bytes of pixels for \(image.width)x\(image.height) "
+                                  + "(width × height × 4 needed)")
+            }
+            guard image.pixelRatio.isFinite, image.pixelRatio > 0 else {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source,
+                                  problem: "'\(image.id)' has pixel ratio \(image.pixelRatio); it must be positive and finite")
+            }
+            if let first = seen[image.id] {
+                throw SpriteError(input: image.source.isEmpty ? name : image.source,
+                                  problem: "duplicate id '\(image.id)' (also from \(images[first].source.isEmpty ? "an earlier input" : images[first].source))")
+            }
+            seen[image.id] = index
+            guard image.width > 0, image.height > 0 else {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)' is an empty image (\(image.width)x\(image.height))")
+            }
+            guard image.width <= maximumSize, image.height <= maximumSize else {
+                throw tooLarge(image, maximumSize: maximumSize)
+            }
+            if let problem = image.metadata.problem(width: image.width, height: image.height) {
+                throw SpriteError(input: image.source.isEmpty ? image.id : image.source, problem: "'\(image.id)': \(problem)")
+            }
+        }
+
+    }
+
     /// `image` has a side over the sheet's.
     static func tooLarge(_ image: SpriteImage, maximumSize: Int) -> SpriteError {
         SpriteError(input: image.source.isEmpty ? image.id : image.source,
@@ -137,16 +146,23 @@ public struct SpriteSheet: Sendable {
 
     /// `count` images do not fit; `soFar`: the first of them, counted while
     /// they are made (`SpriteSheetCapacity`), before the others are.
-    static func doNotFit(count: Int, paddedArea: Int, soFar: Bool, maximumSize: Int, pixelRatio: Double, name: String) -> SpriteError {
-        SpriteError(input: name, problem: "\(count) images\(soFar ? " so far" : "") (\(paddedArea) pixels with spacing) do not fit "
-                    + "in a \(maximumSize)x\(maximumSize) sheet at @\(format(pixelRatio))x; "
-                    + "raise --max-size, lower --spacing, use --unique or split the sprite")
+    /// `sheets` > 1: they do not fit in that many sheets either (`--split`).
+    static func doNotFit(count: Int, paddedArea: Int, soFar: Bool, maximumSize: Int, pixelRatio: Double, name: String,
+                         advice: String = splitAdvice, sheets: Int = 1) -> SpriteError {
+        let room = sheets == 1 ? "a \(maximumSize)x\(maximumSize) sheet" : "\(sheets) sheets of \(maximumSize)x\(maximumSize)"
+        let remedy = sheets == 1 ? "raise --max-size, lower --spacing, use --unique or \(advice)"
+            : "raise --max-size, lower --spacing or use --unique"
+        return SpriteError(input: name, problem: "\(count) images\(soFar ? " so far" : "") (\(paddedArea) pixels with spacing) do not fit "
+                           + "in \(room) at @\(format(pixelRatio))x; \(remedy)")
     }
+
+    /// How `pinmint sprite` splits a sprite, said when images do not fit one sheet.
+    public static let splitAdvice = "--split to write several sheets (NAME-1, NAME-2 … and NAME.style.json)"
 
     /// Tries sheet widths around the square root of the area (and the
     /// maximum) and keeps the layout with the smallest sheet; ties go to the
     /// squarer sheet, then the narrower width tried.
-    private static func bestLayout(_ sizes: [SkylinePacker.Size], spacing: Int, maximumSize: Int)
+    static func bestLayout(_ sizes: [SkylinePacker.Size], spacing: Int, maximumSize: Int)
         -> (width: Int, height: Int, placements: [(x: Int, y: Int)])? {
         guard !sizes.isEmpty else { return (1, 1, []) }
         let widest = sizes.map(\.width).max()!

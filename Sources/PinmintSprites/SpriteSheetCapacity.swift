@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one sheet of each pixel ratio can hold, counted while the images
+/// What one sheet of each pixel ratio (or `sheets` of them) can hold, counted while the images
 /// are made, so that a sprite that cannot fit stops after about one sheet's
 /// worth of images instead of after rendering (and holding) them all.
 ///
@@ -21,6 +21,10 @@ public final class SpriteSheetCapacity: @unchecked Sendable {
     public let unique: Bool
     /// The sprite's name in messages (`-o OUT/NAME`, `--sprite NAME`).
     public let name: String
+    /// How many sheets each ratio may fill (`--split`: `SpriteSheet.maximumSheetCount`).
+    public let sheets: Int
+    /// The end of the message when the images do not fit (`SpriteSheet.pack`'s `overflowAdvice`).
+    public let overflowAdvice: String
 
     private struct Total { var count = 0, area = 0 }
     private struct PixelKey: Hashable { let pixelRatio: Double, width: Int, height: Int, hash: Int }
@@ -30,11 +34,14 @@ public final class SpriteSheetCapacity: @unchecked Sendable {
     private var firstOverflow: SpriteError?
 
     /// The same parameters as `SpriteSheet.pack`'s.
-    public init(maximumSize: Int = SpriteSheet.defaultMaximumSize, spacing: Int = 0, unique: Bool = false, name: String = "sprite") {
+    public init(maximumSize: Int = SpriteSheet.defaultMaximumSize, spacing: Int = 0, unique: Bool = false, name: String = "sprite",
+                sheets: Int = 1, overflowAdvice: String = SpriteSheet.splitAdvice) {
         self.maximumSize = maximumSize
         self.spacing = spacing
         self.unique = unique
         self.name = name
+        self.sheets = max(1, sheets)
+        self.overflowAdvice = overflowAdvice
     }
 
     /// The error of the first image that did not fit, once one has not:
@@ -72,9 +79,9 @@ public final class SpriteSheetCapacity: @unchecked Sendable {
         total.count += 1
         total.area += (max(0, image.width) + spacing) * (max(0, image.height) + spacing)
         totals[image.pixelRatio] = total
-        if total.area > side * side {
+        if total.area > side * side * sheets {
             let error = SpriteSheet.doNotFit(count: total.count, paddedArea: total.area, soFar: true, maximumSize: maximumSize,
-                                             pixelRatio: image.pixelRatio, name: name)
+                                             pixelRatio: image.pixelRatio, name: name, advice: overflowAdvice, sheets: sheets)
             if firstOverflow == nil { firstOverflow = error }
         }
         if let firstOverflow { throw firstOverflow }

@@ -182,6 +182,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
         guard SpriteID.problem(name, allowsSlash: false) == nil else {
             throw UsageError(message: "pinmint batch: --sprite '\(name)' must be a file name (no folders)")
         }
+        try refuseOtherImageFormat(spriteName: name, option: "--sprite", command: "pinmint batch")
         var sprite = BatchConfiguration.SpriteOutput(name: name)
         sprite.spacing = try arguments.integer("--spacing", default: 0, range: 0...64)
         sprite.maximumSize = try arguments.integer("--max-size", default: SpriteSheet.defaultMaximumSize, range: 64...16384)

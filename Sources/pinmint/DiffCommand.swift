@@ -19,7 +19,8 @@ not counted unless --include-aa.
 Options:
   --diff OUT.png           write the diff image: EXPECTED in grey, differences red,
                            anti-aliasing yellow, ignored pixels tinted blue; OUT.png
-                           must not be EXPECTED, ACTUAL or MASK. '--diff -' writes it
+                           must end in .png (only PNG is written) and must not be
+                           EXPECTED, ACTUAL or MASK. '--diff -' writes it
                            to standard output: the summary line then goes to standard
                            error, and --json is refused
   --threshold T            0...1 (default 0.1); smaller is more sensitive
@@ -163,6 +164,7 @@ private func checkStreams(_ arguments: Arguments, expectedPath: String, actualPa
         }
         return
     }
+    try refuseNonPNGName(diffPath, option: "--diff", command: command)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: diffPath, isDirectory: &isFolder), isFolder.boolValue {
         throw UsageError(message: "\(command): --diff \(diffPath): is a directory, expected a .png file path")

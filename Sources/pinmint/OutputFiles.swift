@@ -1,4 +1,5 @@
 import Foundation
+import PinmintGeometry
 import PinmintPNG
 
 /// Where a command's outputs go: checks made before anything is rendered or
@@ -60,4 +61,31 @@ func sameFile(_ first: String, _ second: String) -> Bool {
 /// write (a full disk, a closed descriptor) throws "standard output: PROBLEM".
 func writeStandardOutput(_ text: String) throws(PNGError) {
     try PNGEncoder.writeToStandardOutput(Array(text.utf8))
+}
+
+/// Refuses an image output whose name does not end in `.png` (any case):
+/// Pinmint writes PNG only, and `x.webp`, `x.svg` or a bare `x` would hold
+/// PNG bytes under a name that says otherwise. `-` (standard output) passes.
+/// - Parameter option: the option that gave the path, for the message (e.g. "-o", "--diff").
+func refuseNonPNGName(_ path: String, option: String, command: String) throws(UsageError) {
+    guard path != "-", !path.lowercased().hasSuffix(".png") else { return }
+    let stem = PathName.deletingExtension(PathName.lastComponent(of: path))
+    throw UsageError(message: "\(command): \(option) '\(path)': only PNG is written; "
+                     + "give a name ending in .png (e.g. \(stem.isEmpty ? "out" : stem).png)")
+}
+
+/// Image formats a sprite name (`-o OUT/NAME`, `--sprite NAME`) may not end
+/// in: the sheets are always `NAME.png` (and `NAME@2x.png` …), so
+/// `-o out/icons.webp` would write `out/icons.webp.png`.
+let otherImageExtensions: Set<String> = ["webp", "svg", "svgz", "jpg", "jpeg", "gif", "avif", "bmp", "tif", "tiff",
+                                         "heic", "heif", "ico", "jxl", "pdf"]
+
+/// Refuses a sprite name ending in another image format's extension.
+func refuseOtherImageFormat(spriteName name: String, option: String, command: String) throws(UsageError) {
+    let last = PathName.lastComponent(of: name)
+    guard let dot = last.lastIndex(of: "."), otherImageExtensions.contains(last[last.index(after: dot)...].lowercased()) else {
+        return
+    }
+    throw UsageError(message: "\(command): \(option) '\(name)': only PNG is written (the sheets are "
+                     + "\(last[..<dot]).png, \(last[..<dot])@2x.png …); give the name without '\(last[dot...])'")
 }

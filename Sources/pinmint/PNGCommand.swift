@@ -55,6 +55,7 @@ func runPNG(_ rawArguments: [String]) throws {
             throw UsageError(message: "pinmint png convert: missing -o OUT.png")
         }
         try checkOutputPath(output, option: "-o", command: "pinmint png convert")
+        try refuseNonPNGName(output, option: "-o", command: "pinmint png convert")
         // In place is safe: the input is read whole before the atomic write replaces it.
         try refuseClashingOutputs([(output, "-o")], inputs: [], command: "pinmint png convert")
         let mode = try pngMode(arguments)

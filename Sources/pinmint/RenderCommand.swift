@@ -16,7 +16,9 @@ description file (JSON; see docs/markers.md) or an SVG icon to PNG.
   pinmint render icon.svg -o icon.png --scale 2
 
 Options:
-  -o, --output FILE   the PNG to write; '-' writes to standard output (one image only)
+  -o, --output FILE   the PNG to write, a name ending in .png (only PNG is written:
+                      x.webp, x.svg or x is refused); '-' writes to standard output
+                      (one image only)
   --scale LIST        pixel ratios, e.g. 2 or 1,2,3 (default 1; markers 0.25...8).
                       With several, scale 1 writes OUT.png and scale N writes
                       OUT@Nx.png; with one, OUT.png is written as named.
@@ -144,6 +146,8 @@ func runRender(_ rawArguments: [String]) throws {
     // description's options or its parts name it: never written over.
     try refuseClashingOutputs(files.map { ($0.path, $0.option) }, inputs: [inputFile].compactMap { $0 }, drawn: pictures,
                               command: "pinmint render")
+    // After the clash checks: "is the input file" says more than "only PNG is written".
+    try refuseNonPNGName(output, option: "-o", command: "pinmint render")
     try PNGEncoder.writeAtomically(files.map { ($0.bytes, $0.path) })
 }
 
@@ -216,6 +220,7 @@ private func renderSVG(_ rawArguments: [String], input: String) throws {
                        outputPath(output, variant: "default", scale: scale, single: scales.count == 1)))
     }
     try refuseClashingOutputs(images.map { ($0.path, "-o") }, inputs: [input], command: "pinmint render")
+    try refuseNonPNGName(output, option: "-o", command: "pinmint render")
     try PNGEncoder.writeAtomically(images)
 }
 

@@ -27,7 +27,8 @@ Inputs (any mix):
   pinmint sprite icons/ -o out/sdf --sdf --unique --minify
 
 Options:
-  -o, --output OUT/NAME  where to write (NAME.png, NAME.json, NAME@2x.png ...)
+  -o, --output OUT/NAME  where to write (NAME.png, NAME.json, NAME@2x.png ...); only PNG
+                         is written, so a NAME ending in .webp, .svg, .jpg ... is refused
   --ratio LIST           pixel ratios, e.g. 1,2 (default 1,2; 0.25...8)
   --unique               store identical images once (their ids share one rectangle)
   --spacing PX           transparent pixels between images (default 0; 0...64)
@@ -35,6 +36,11 @@ Options:
                          buffer 3 × ratio) for icons the map recolours
   --minify               compact JSON (no spaces or newlines)
   --max-size PX          the largest sheet side (default 4096; 64...16384)
+  --split                when the images do not fit one sheet per ratio, share them out
+                         over sheets NAME-1, NAME-2 … (at most 16; each id in the same
+                         sheet at every ratio) and write NAME.style.json: the style's
+                         "sprite" list for MapLibre's multiple sprites and each id's
+                         icon-image name (NAME-2:cafe). Without it, such a sprite is refused
   --jobs N               threads (default: every core)
   --png MODE             PNG compression: fast, default or small
   --font-dir DIR         also look for fonts in DIR (repeatable)
@@ -56,13 +62,14 @@ func runSprite(_ rawArguments: [String]) throws {
     try checkArgumentsAreUTF8(command: "pinmint sprite")
     let arguments = try Arguments(command: "pinmint sprite", arguments: rawArguments,
                                   valueOptions: ["--output", "--ratio", "--spacing", "--max-size", "--jobs", "--png", "--font-dir"],
-                                  flagOptions: ["--unique", "--sdf", "--minify", "--quiet"],
+                                  flagOptions: ["--unique", "--sdf", "--minify", "--quiet", "--split"],
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--font-dir"])
     guard !arguments.positionals.isEmpty else { throw UsageError(message: "pinmint sprite: missing the inputs (folders, .svg, .png, .json)") }
     guard let output = arguments.value("--output") else { throw UsageError(message: "pinmint sprite: missing -o OUT/NAME") }
     guard !output.hasSuffix("/"), !PathName.lastComponent(of: output).isEmpty else {
         throw UsageError(message: "pinmint sprite: -o '\(output)' needs a sprite name after the folder (OUT/NAME)")
     }
+    try refuseOtherImageFormat(spriteName: output, option: "-o", command: "pinmint sprite")
     let base = output.lowercased().hasSuffix(".png") || output.lowercased().hasSuffix(".json")
         ? PathName.deletingExtension(output) : output
     let ratios = try ratioList(arguments, option: "--ratio", default: [1, 2])
@@ -79,20 +86,48 @@ func runSprite(_ rawArguments: [String]) throws {
     var summaries: [String] = []
     var imageCount = 0
     let unique = arguments.flag("--unique"), allDistanceFields = arguments.flag("--sdf")
-    for ratio in ratios {
+    let split = arguments.flag("--split")
+    func render(_ ratio: Double) throws -> [SpriteImage] {
         // Counted as they are made: images that cannot fit stop the rendering, not the packing after it.
-        let capacity = SpriteSheetCapacity(maximumSize: maximumSize, spacing: spacing, unique: unique, name: output)
-        let images = try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, capacity: capacity,
-                                       // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
-                                       prepare: { allDistanceFields || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 },
-                                       warn: { warnings.add($0) })
-        let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
-        let fileBase = SpriteSheet.fileBase(base, pixelRatio: ratio)
+        let capacity = SpriteSheetCapacity(maximumSize: maximumSize, spacing: spacing, unique: unique, name: output,
+                                           sheets: split ? SpriteSheet.maximumSheetCount : 1)
+        return try inputs.render(ratio: ratio, jobs: jobs, fontFolders: fontFolders, capacity: capacity,
+                                 // --sdf turns every image into a distance field; a sidecar's "sdf": true turns one.
+                                 prepare: { allDistanceFields || $0.metadata.sdf ? SignedDistanceField.make(from: $0) : $0 },
+                                 warn: { warnings.add($0) })
+    }
+    func add(_ sheet: SpriteSheet, fileBase: String) throws {
         files.append((fileBase + ".png", try sheet.pngData(mode: mode)))
         files.append((fileBase + ".json", Array(sheet.indexJSON(minified: arguments.flag("--minify")).utf8)))
-        imageCount = images.count
+    }
+    func summary(_ sheet: SpriteSheet) -> String {
         let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-        summaries.append("@\(formatRatio(ratio))x \(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+        return "\(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))"
+    }
+    var sheetCount = 1
+    if split {
+        // The split is decided at the largest ratio and kept at every other: an id stays in its sheet.
+        var imagesAt: [Double: [SpriteImage]] = [:]
+        for ratio in ratios.sorted(by: >) { imagesAt[ratio] = try render(ratio) }
+        let packed = try SpriteSheet.packSplit(imagesAt, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+        sheetCount = packed.ids.count
+        for ratio in ratios {
+            for (index, sheet) in packed.sheets[ratio]!.enumerated() {
+                try add(sheet, fileBase: SpriteSheet.fileBase(SpriteSheet.splitBase(base, sheet: index), pixelRatio: ratio))
+            }
+            imageCount = imagesAt[ratio]!.count
+            summaries.append("@\(formatRatio(ratio))x " + packed.sheets[ratio]!.map(summary).joined(separator: " + "))
+        }
+        files.append((base + ".style.json",
+                      Array(SpriteSheet.styleSnippet(name: PathName.lastComponent(of: base), sheets: packed.ids).utf8)))
+    } else {
+        for ratio in ratios {
+            let images = try render(ratio)
+            let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
+            try add(sheet, fileBase: SpriteSheet.fileBase(base, pixelRatio: ratio))
+            imageCount = images.count
+            summaries.append("@\(formatRatio(ratio))x " + summary(sheet))
+        }
     }
     if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(MessageText.oneLine(warning))\n") } }
     // The folders made for the sprite are removed again if it is not written (a name too long, a clash).
@@ -110,7 +145,8 @@ func runSprite(_ rawArguments: [String]) throws {
         throw error
     }
     if !quiet {
-        writeStandardError("pinmint: sprite \(base): \(imageCount) images; \(summaries.joined(separator: ", "))\n")
+        let inSheets = split ? " in \(sheetCount) sheet\(sheetCount == 1 ? "" : "s") (\(base).style.json)" : ""
+        writeStandardError("pinmint: sprite \(base): \(imageCount) images\(inSheets); \(summaries.joined(separator: ", "))\n")
     }
 }
 

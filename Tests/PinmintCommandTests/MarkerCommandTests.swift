@@ -207,9 +207,10 @@ struct MarkerCommandTests {
 
     /// `-o ''` wrote `./.png`, `-o out/` wrote `out.png`, `-o foo.jpg` wrote `foo.jpg.png`:
     /// one image goes exactly where -o says, and derived names keep OUT's extension.
+    /// Since issue 23 a name without .png (`foo.jpg`, `tag`) is refused: only PNG is written.
     @Test(arguments: [
-        (["-o", "foo.jpg"], ["foo.jpg"]),
-        (["-o", "tag", "--scale", "1,2"], ["tag", "tag@2x"]),
+        (["-o", "foo.jpg"], []),
+        (["-o", "tag", "--scale", "1,2"], []),
         (["-o", "TAG.PNG", "--scale", "2,1"], ["TAG.PNG", "TAG@2x.PNG"]),
         (["-o", "sub/tag.png", "--scale", "1.5"], ["sub/tag.png"]),
         (["-o", "sub/tag.png", "--scale", "1,1.5"], ["sub/tag.png", "sub/tag@1.5x.png"]),

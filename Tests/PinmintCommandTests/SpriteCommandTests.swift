@@ -444,7 +444,8 @@ struct SpriteAndBatchOutputTests {
         let result = try runPinmint(["sprite", list.path, "-o", out, "--ratio", "1", "--max-size", "128", "--jobs", "1"])
         #expect(result.status == 2)
         #expect(result.standardError == "pinmint: \(out): 5 images so far (20480 pixels with spacing) do not fit in a 128x128 sheet "
-                + "at @1x; raise --max-size, lower --spacing, use --unique or split the sprite\n")
+                + "at @1x; raise --max-size, lower --spacing, use --unique or --split to write several sheets "
+                + "(NAME-1, NAME-2 … and NAME.style.json)\n")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
 }

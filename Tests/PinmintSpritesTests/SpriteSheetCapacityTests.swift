@@ -42,7 +42,7 @@ struct SpriteSheetCapacityTests {
             let capacity = SpriteSheetCapacity(maximumSize: 128, spacing: spacing, name: "out/boxes")
             let area = stoppedAt * (64 + spacing) * (64 + spacing)
             #expect(throws: SpriteError(input: "out/boxes", problem: "\(stoppedAt) images so far (\(area) pixels with spacing) do not fit "
-                                        + "in a 128x128 sheet at @1x; raise --max-size, lower --spacing, use --unique or split the sprite")) {
+                                        + "in a 128x128 sheet at @1x; raise --max-size, lower --spacing, use --unique or " + SpriteSheet.splitAdvice)) {
                 _ = try inputs.render(ratio: 1, jobs: jobs, capacity: capacity, prepare: { drawn.add(); return $0 })
             }
             // The images being drawn when the sheet filled finish; no other is started.
