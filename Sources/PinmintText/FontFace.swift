@@ -155,8 +155,8 @@ public final class FontFace {
 
     /// FreeType's own rendering of the glyph (FT_Render_Glyph) with the same
     /// parameters as `outline`: the reference the crispness tests compare with.
-    public func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
-                                emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
+    package func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
+                                 emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
         try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         try freeType.setPixelSize(key.size26Dot6)
@@ -172,7 +172,7 @@ public final class FontFace {
     }
 
     /// Forgets every cached outline, glyph mask and shaped run (the benchmark's cold start).
-    public func removeCachedOutlines() {
+    package func removeCachedOutlines() {
         outlines.removeAll()
         masks.removeAll()
         maskBytes = 0
@@ -338,7 +338,7 @@ public final class FontFace {
     static let maximumMaskBytes = 16 << 20
 
     /// How many outlines are cached.
-    public var cachedOutlineCount: Int { outlines.count }
+    package var cachedOutlineCount: Int { outlines.count }
 }
 
 /// Vertical metrics of a face at one size, in pixels, y down.
