@@ -1,9 +1,14 @@
 /// An axis-aligned rectangle: origin at its top-left corner (y down), size
 /// non-negative for rectangles built by the initialisers here.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The top-left corner (smallest x and y).
     public var origin: Point
+    /// Width and height, extending right and down from `origin`.
     public var size: Size
 
+    /// The rectangle at `origin` of `size`, taken as given (not normalised).
+    /// The rectangle with top-left corner (`x`, `y`) and the given size, taken
+    /// as given (a negative width or height is kept and makes it `isEmpty`).
     @inlinable public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
     @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
         origin = Point(x, y); size = Size(width, height)
@@ -14,8 +19,20 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         size = Size(abs(a.x - b.x), abs(a.y - b.y))
     }
 
+    /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// Left edge.
+    /// Top edge (y down).
+    /// Right edge: `minX + width`.
+    /// Bottom edge: `minY + height`.
+    /// `size.width`.
+    /// `size.height`.
+    /// Horizontal centre.
+    /// Vertical centre.
+    /// The centre point (`midX`, `midY`).
+    /// True when the width or height is zero or negative. A NaN width or
+    /// height does not count as empty here (every comparison with NaN fails).
     @inlinable public var minX: Double { origin.x }
     @inlinable public var minY: Double { origin.y }
     @inlinable public var maxX: Double { origin.x + size.width }
@@ -44,9 +61,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     @inlinable public func insetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
     }
+    /// Whether `p` lies inside, half-open like pixel coverage: the left and top
+    /// edges are inside, the right and bottom edges are not.
     @inlinable public func contains(_ p: Point) -> Bool {
         p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
     }
 
+    /// For example "Rect(x: 0.0, y: 0.0, w: 10.0, h: 4.0)".
     public var description: String { "Rect(x: \(minX), y: \(minY), w: \(width), h: \(height))" }
 }

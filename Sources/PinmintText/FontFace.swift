@@ -23,6 +23,7 @@ public final class FontFace {
     /// OS/2 weight class, 100 (thin) … 400 (regular) … 700 (bold) … 900.
     /// Faces without an OS/2 table report 700 when flagged bold, else 400.
     public let weight: Int
+    /// True when the font flags the face italic or oblique (FT_STYLE_FLAG_ITALIC).
     public let isItalic: Bool
     /// Design units per em (1000 for CFF fonts, often 2048 for TrueType).
     public let unitsPerEm: Int
@@ -353,6 +354,9 @@ public struct FontMetrics: Hashable, Sendable {
 
 /// A glyph's outline at one size: pixels, y down, origin on the baseline.
 public struct GlyphOutline: Sendable {
+    /// The outline in device pixels at the layout's size, y down, origin on
+    /// the glyph origin (pen position on the baseline); hinted and emboldened
+    /// as asked. Filled with the non-zero rule. Empty for a space or a colour glyph.
     public let path: Path
     /// How far the pen moves after the glyph, in pixels.
     public let advance: Double

@@ -11,7 +11,9 @@ public struct FontError: Error, Equatable, CustomStringConvertible {
     public let file: String
     /// What went wrong, with FreeType's error code when there is one.
     public let problem: String
+    /// An error about `file`; `problem` should not repeat the file name.
     public init(file: String, problem: String) { self.file = file; self.problem = problem }
+    /// `FILE: PROBLEM` on one line (line breaks and control characters escaped).
     public var description: String { MessageText.oneLine("\(file): \(problem)") }
 }
 
