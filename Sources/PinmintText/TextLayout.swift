@@ -143,8 +143,8 @@ public struct TextLayout {
     }
 
     /// "no font has a glyph for ☃ (U+2603), 🍕 (U+1F355); tried A, B and the system's fonts".
-    public static func missingGlyphsMessage(_ characters: [Unicode.Scalar], fontsTried: [String],
-                                            searchedSystemFonts: Bool) -> String {
+    package static func missingGlyphsMessage(_ characters: [Unicode.Scalar], fontsTried: [String],
+                                             searchedSystemFonts: Bool) -> String {
         var tried = fontsTried
         if searchedSystemFonts { tried.append("the system's fonts") }
         let fonts: String
