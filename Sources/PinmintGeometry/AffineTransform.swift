@@ -61,11 +61,11 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// `a·d − b·c`: the factor by which areas grow; negative when the
     /// transform mirrors, 0 when it collapses the plane onto a line or point.
+    @inlinable public var determinant: Double { a * d - b * c }
     /// True when every entry equals the identity's exactly (no tolerance).
+    @inlinable public var isIdentity: Bool { self == .identity }
     /// True when all six entries are finite. Canvases refuse transforms where
     /// this is false, since NaN or infinite coordinates cannot be rasterized.
-    @inlinable public var determinant: Double { a * d - b * c }
-    @inlinable public var isIdentity: Bool { self == .identity }
     public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
     /// The inverse, or nil when the transform is singular (determinant 0 or not finite).

@@ -7,9 +7,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var size: Size
 
     /// The rectangle at `origin` of `size`, taken as given (not normalised).
+    @inlinable public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
     /// The rectangle with top-left corner (`x`, `y`) and the given size, taken
     /// as given (a negative width or height is kept and makes it `isEmpty`).
-    @inlinable public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
     @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
         origin = Point(x, y); size = Size(width, height)
     }
@@ -22,26 +22,26 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    /// Left edge.
-    /// Top edge (y down).
+    /// Left edge: `origin.x`.
+    @inlinable public var minX: Double { origin.x }
+    /// Top edge (y down): `origin.y`.
+    @inlinable public var minY: Double { origin.y }
     /// Right edge: `minX + width`.
+    @inlinable public var maxX: Double { origin.x + size.width }
     /// Bottom edge: `minY + height`.
-    /// `size.width`.
-    /// `size.height`.
+    @inlinable public var maxY: Double { origin.y + size.height }
+    /// `size.width`, as stored (negative if set so).
+    @inlinable public var width: Double { size.width }
+    /// `size.height`, as stored (negative if set so).
+    @inlinable public var height: Double { size.height }
     /// Horizontal centre.
+    @inlinable public var midX: Double { origin.x + size.width / 2 }
     /// Vertical centre.
+    @inlinable public var midY: Double { origin.y + size.height / 2 }
     /// The centre point (`midX`, `midY`).
+    @inlinable public var center: Point { Point(midX, midY) }
     /// True when the width or height is zero or negative. A NaN width or
     /// height does not count as empty here (every comparison with NaN fails).
-    @inlinable public var minX: Double { origin.x }
-    @inlinable public var minY: Double { origin.y }
-    @inlinable public var maxX: Double { origin.x + size.width }
-    @inlinable public var maxY: Double { origin.y + size.height }
-    @inlinable public var width: Double { size.width }
-    @inlinable public var height: Double { size.height }
-    @inlinable public var midX: Double { origin.x + size.width / 2 }
-    @inlinable public var midY: Double { origin.y + size.height / 2 }
-    @inlinable public var center: Point { Point(midX, midY) }
     @inlinable public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
 
     /// The smallest rectangle holding both.
