@@ -35,8 +35,9 @@ public enum PNGDecoder {
         /// a larger chunk is dropped (with a warning inside libpng), not an error.
         public var maximumChunkBytes: Int
 
-        /// Limits for one decode; the defaults are the canvas's own limits,
-        /// so whatever decodes can be drawn.
+        /// Limits for one decode. The side and pixel-count defaults are the
+        /// canvas's own limits, so whatever decodes can be drawn; the chunk
+        /// limit defaults to 8 MiB (a value below 1 is taken as 1).
         public init(maximumSide: Int = Canvas.maximumSide, maximumPixelCount: Int = Canvas.maximumPixelCount,
                     maximumChunkBytes: Int = 8 << 20) {
             self.maximumSide = maximumSide

@@ -127,9 +127,11 @@ public struct Shadow: Hashable, Sendable {
     /// positive `y` puts it below). Default (0, 0).
     public var offset: Point
     /// Standard deviation of the Gaussian blur, user-space units (see the
-    /// type); 0 or less gives a hard-edged shadow. Default 3. Offset and 4×
-    /// the blur, in device pixels, may reach at most
-    /// `Canvas.maximumShadowExtent`; beyond it drawing throws `RasterError.outOfRange`.
+    /// type); 0 or less gives an unblurred shadow (the shape's own
+    /// anti-aliased edge). Default 3. In device pixels, 4× the blur and each
+    /// offset component may be at most `Canvas.maximumShadowExtent`: beyond
+    /// it drawing throws `RasterError.outOfRange`; a NaN or infinite blur or
+    /// offset throws `RasterError.nonFinite`.
     public var blurRadius: Double
     /// A shadow; the defaults give an opaque black, unshifted, 3-unit blur.
     public init(color: Color = Color.black.withOpacity(1), offset: Point = .zero, blurRadius: Double = 3) {
