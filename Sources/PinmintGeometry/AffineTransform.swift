@@ -7,20 +7,28 @@ import Foundation
 ///
 /// `concatenating(t)` applies `self` first, then `t` (as CoreGraphics does).
 public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    /// The matrix entries: `a`, `b`, `c`, `d` the linear part (unitless),
+    /// `tx`, `ty` the translation, in the units of the target space.
     public var a, b, c, d, tx, ty: Double
 
+    /// A transform from its six entries, in CGAffineTransform's order; see the type.
     @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
+    /// The transform that changes nothing (a = d = 1, the rest 0).
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A shift by `x` to the right and `y` down, in target units.
     @inlinable public static func translation(_ x: Double, _ y: Double) -> AffineTransform {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
+    /// A scale by `sx` along x and `sy` along y about the origin; a negative
+    /// factor mirrors, 0 collapses (the result is then not invertible).
     @inlinable public static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
         AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
+    /// A uniform scale by `s` about the origin, e.g. 2 for @2x device pixels.
     @inlinable public static func scale(_ s: Double) -> AffineTransform { .scale(s, s) }
     /// Rotation by `angle` radians; positive turns clockwise on screen (y down).
     public static func rotation(_ angle: Double) -> AffineTransform {
@@ -42,12 +50,22 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     /// `t` applied first, then `self`: the order SVG's `transform` lists compose in.
     @inlinable public func prepending(_ t: AffineTransform) -> AffineTransform { t.concatenating(self) }
 
+    /// A shift by (`x`, `y`) applied before `self`, as CGAffineTransform's
+    /// `translatedBy(x:y:)`: the shift is measured in the units `self` maps from.
     public func translatedBy(_ x: Double, _ y: Double) -> AffineTransform { prepending(.translation(x, y)) }
+    /// A scale by (`sx`, `sy`) applied before `self`, as CGAffineTransform's `scaledBy(x:y:)`.
     public func scaledBy(_ sx: Double, _ sy: Double) -> AffineTransform { prepending(.scale(sx, sy)) }
+    /// A rotation by `angle` radians (clockwise on screen, y down) applied
+    /// before `self`, as CGAffineTransform's `rotated(by:)`.
     public func rotatedBy(_ angle: Double) -> AffineTransform { prepending(.rotation(angle)) }
 
+    /// `a·d − b·c`: the factor by which areas grow; negative when the
+    /// transform mirrors, 0 when it collapses the plane onto a line or point.
     @inlinable public var determinant: Double { a * d - b * c }
+    /// True when every entry equals the identity's exactly (no tolerance).
     @inlinable public var isIdentity: Bool { self == .identity }
+    /// True when all six entries are finite. Canvases refuse transforms where
+    /// this is false, since NaN or infinite coordinates cannot be rasterized.
     public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
     /// The inverse, or nil when the transform is singular (determinant 0 or not finite).
@@ -59,6 +77,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
                                tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
     }
 
+    /// The image of the point `p`: `(a·x + c·y + tx, b·x + d·y + ty)`.
     @inlinable public func apply(_ p: Point) -> Point {
         Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
     }
@@ -73,5 +92,6 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         return (mean + deviation).squareRoot()
     }
 
+    /// SVG's notation, e.g. "matrix(1.0 0.0 0.0 1.0 10.0 0.0)".
     public var description: String { "matrix(\(a) \(b) \(c) \(d) \(tx) \(ty))" }
 }

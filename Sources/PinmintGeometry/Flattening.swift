@@ -21,6 +21,7 @@ public struct Polylines: Sendable {
     /// True when a flattening or stroke stopped at `maximumPointCount`; `removeAll` clears it.
     public internal(set) var reachedPointLimit = false
 
+    /// Empty buffers with no point limit.
     public init() {}
 
     /// Roughly the memory the two arrays hold, bytes (for pools that bound what they keep).
@@ -29,6 +30,8 @@ public struct Polylines: Sendable {
             + subpaths.capacity * MemoryLayout<(start: Int, count: Int, isClosed: Bool)>.stride
     }
 
+    /// Empties both arrays, keeping their capacity for the next path, and
+    /// clears `reachedPointLimit` (`maximumPointCount` stays).
     public mutating func removeAll() {
         points.removeAll(keepingCapacity: true)
         subpaths.removeAll(keepingCapacity: true)

@@ -10,9 +10,9 @@ import Foundation
 ///
 /// In the geometry module, the lowest one, so that every reader of files
 /// (SVG, PNG, markers, golden suites) shares it.
-public enum InputFile {
+package enum InputFile {
     /// Why a file could not be read; callers word it for their own errors.
-    public enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         case noSuchFile
         case folder
         /// Over the limit: `size` when the file said so up front (a regular
@@ -27,7 +27,7 @@ public enum InputFile {
 
     /// Whether `path` (links followed) is a pipe, device or socket: read as
     /// it comes, with no folder of its own to resolve relative names against.
-    public static func isStream(_ path: String) -> Bool {
+    package static func isStream(_ path: String) -> Bool {
         if path == "-" { return true }
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
@@ -38,7 +38,7 @@ public enum InputFile {
     /// The bytes of `path` (or of standard input for `-`), at most `limit`;
     /// with `regularFileOnly`, anything but a regular file is refused
     /// before it is opened.
-    public static func read(_ path: String, limit: Int, regularFileOnly: Bool = false) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int, regularFileOnly: Bool = false) throws(Failure) -> [UInt8] {
         if path == "-" {
             if regularFileOnly { throw .notRegularFile("standard input") }
             return try readStream(0, limit: limit)

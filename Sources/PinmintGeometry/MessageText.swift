@@ -3,10 +3,10 @@
 /// characters. Every error's `description` goes through `oneLine`, so that a
 /// message is always one line whatever it quotes, in the library as on the
 /// command line.
-public enum MessageText {
+package enum MessageText {
     /// `message` with line breaks (LF, CR, VT, FF, NEL, U+2028, U+2029) and
     /// other control characters shown as escapes: `\n`, `\r`, `\t`, `\u{B}`.
-    public static func oneLine(_ message: String) -> String {
+    package static func oneLine(_ message: String) -> String {
         guard message.unicodeScalars.contains(where: needsEscape) else { return message }
         var shown = ""
         for scalar in message.unicodeScalars {

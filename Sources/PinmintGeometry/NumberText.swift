@@ -3,12 +3,12 @@ extension Double {
     /// without a fraction ("2", not "2.0"; below 10¹⁵, so that it fits an
     /// Int64 exactly), any other as Swift prints it, the shortest text that
     /// reads back as the same value ("0.25", "1e+300", "nan").
-    public var plainDescription: String {
+    package var plainDescription: String {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
 
 extension ClosedRange<Double> {
     /// The range as messages show it: "0.25...8", each bound a `plainDescription`.
-    public var plainDescription: String { "\(lowerBound.plainDescription)...\(upperBound.plainDescription)" }
+    package var plainDescription: String { "\(lowerBound.plainDescription)...\(upperBound.plainDescription)" }
 }

@@ -4,11 +4,18 @@ import Foundation
 extension Path {
     /// The four corner radii of a rounded rectangle, in user-space units.
     public struct CornerRadii: Hashable, Sendable {
+        /// Radius at each corner, in user-space units, clockwise from the top
+        /// left. Stored as given; `addRoundedRect(_:radii:)` clamps negative
+        /// radii to 0 and scales all four down together when two on one side
+        /// add up to more than that side.
         public var topLeft, topRight, bottomRight, bottomLeft: Double
+        /// Radii given per corner, stored as given (see the properties for how
+        /// they are clamped when drawn).
         public init(topLeft: Double, topRight: Double, bottomRight: Double, bottomLeft: Double) {
             self.topLeft = topLeft; self.topRight = topRight
             self.bottomRight = bottomRight; self.bottomLeft = bottomLeft
         }
+        /// The same radius at all four corners.
         public init(_ all: Double) { self.init(topLeft: all, topRight: all, bottomRight: all, bottomLeft: all) }
     }
 

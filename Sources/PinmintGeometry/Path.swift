@@ -1,6 +1,8 @@
 /// One drawing command of a `Path`; every point is absolute.
 public enum PathElement: Hashable, Sendable {
+    /// Starts a new subpath at the point, drawing nothing.
     case move(Point)
+    /// A straight line from the current point to the point.
     case line(Point)
     /// A quadratic Bézier curve: control point, then end point.
     case quad(Point, Point)
@@ -17,17 +19,25 @@ public enum PathElement: Hashable, Sendable {
 /// points down, a drawing command with no current point starts a subpath,
 /// and `close()` draws back to the subpath's start.
 public struct Path: Hashable, Sendable {
+    /// The commands in order. A `move` is always followed by a drawing command
+    /// or the end of the path: consecutive moves collapse into the last one.
     public private(set) var elements: [PathElement] = []
     /// The end of the last command, or nil for an empty path.
     public private(set) var currentPoint: Point?
     /// Where the open subpath started (the point `close()` returns to).
     public private(set) var subpathStart: Point?
 
+    /// An empty path: no subpaths, no current point.
     public init() {}
+    /// A path from commands, each added with `append` (so the same
+    /// normalisation applies: repeated moves collapse, a command after
+    /// `close` starts a new subpath at the closed subpath's start).
     public init(elements: [PathElement]) {
         for element in elements { append(element) }
     }
 
+    /// True when the path has no commands at all (a path holding only a
+    /// `move` is not empty, but it draws nothing).
     public var isEmpty: Bool { elements.isEmpty }
 
     /// True when every coordinate is finite. Canvases refuse paths where this is false.
@@ -42,6 +52,8 @@ public struct Path: Hashable, Sendable {
         }
     }
 
+    /// Adds one command through the matching method (`move(to:)`,
+    /// `line(to:)`, `quadCurve`, `curve`, `close`).
     public mutating func append(_ element: PathElement) {
         switch element {
         case .move(let p): move(to: p)
@@ -71,18 +83,25 @@ public struct Path: Hashable, Sendable {
         }
     }
 
+    /// Adds a straight line from the current point to `p`. With no current
+    /// point, starts a subpath at `p` first (so the line has no length).
     public mutating func line(to p: Point) {
         ensureSubpath(p)
         elements.append(.line(p))
         currentPoint = p
     }
 
+    /// Adds a quadratic Bézier curve from the current point to `p`, pulled
+    /// towards `control`. With no current point, starts a subpath at `control`.
     public mutating func quadCurve(to p: Point, control: Point) {
         ensureSubpath(control)
         elements.append(.quad(control, p))
         currentPoint = p
     }
 
+    /// Adds a cubic Bézier curve from the current point to `p` with the two
+    /// control points, as CoreGraphics' `addCurve`. With no current point,
+    /// starts a subpath at `control1`.
     public mutating func curve(to p: Point, control1: Point, control2: Point) {
         ensureSubpath(control1)
         elements.append(.cubic(control1, control2, p))

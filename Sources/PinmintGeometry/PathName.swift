@@ -5,7 +5,7 @@
 /// (swift 6.3.1) for some names without a `/`: `pinmint sprite … -o x`
 /// crashed in it. Plain string work, so it lives in the lowest module,
 /// which every other one imports.
-public enum PathName {
+package enum PathName {
     /// `path` without trailing slashes ("a/b/" → "a/b"; "/" stays).
     private static func trimmed(_ path: String) -> Substring {
         var trimmed = Substring(path)
@@ -14,7 +14,7 @@ public enum PathName {
     }
 
     /// The folder part: "a/b" → "a", "/x" → "/", "x" → "", "a/b/" → "a".
-    public static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         let path = trimmed(path)
         guard let slash = path.lastIndex(of: "/") else { return "" }
         if slash == path.startIndex { return "/" }
@@ -24,7 +24,7 @@ public enum PathName {
     }
 
     /// The last component: "a/b" → "b", "x/" → "x", "/" → "/".
-    public static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         let path = trimmed(path)
         if path == "/" { return "/" }
         guard let slash = path.lastIndex(of: "/") else { return String(path) }
@@ -40,21 +40,21 @@ public enum PathName {
     }
 
     /// The last component's extension, without its dot: "a/b.json" → "json", "a/b" → "".
-    public static func pathExtension(of path: String) -> String {
+    package static func pathExtension(of path: String) -> String {
         let path = trimmed(path)
         guard let dot = extensionDot(path) else { return "" }
         return String(path[path.index(after: dot)...])
     }
 
     /// `path` without its last component's extension: "a/b.json" → "a/b".
-    public static func deletingExtension(_ path: String) -> String {
+    package static func deletingExtension(_ path: String) -> String {
         let path = trimmed(path)
         guard let dot = extensionDot(path) else { return String(path) }
         return String(path[..<dot])
     }
 
     /// `component` appended with one `/`: ("a", "b") → "a/b", ("a/", "b") → "a/b", ("", "b") → "b".
-    public static func appending(_ component: String, to path: String) -> String {
+    package static func appending(_ component: String, to path: String) -> String {
         if path.isEmpty { return component }
         if component.isEmpty { return path }
         let folder = path.hasSuffix("/") ? String(trimmed(path)) : path

@@ -4,19 +4,30 @@
 /// device space. Values are `Double` so that huge coordinates and tiny
 /// sub-pixel details survive transforms without losing precision.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal coordinate, growing to the right.
     public var x: Double
+    /// Vertical coordinate, growing downwards.
     public var y: Double
 
+    /// The point (`x`, `y`).
     @inlinable public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    /// The point (`x`, `y`), with labels.
     @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
 
+    /// The origin, (0, 0): the top-left corner of a canvas or marker.
     public static let zero = Point(0, 0)
 
+    /// Component-wise sum: a point moved by a vector, or two vectors added.
     @inlinable public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
+    /// Component-wise difference: the vector from `b` to `a`.
     @inlinable public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
+    /// Both coordinates multiplied by `s`.
     @inlinable public static func * (a: Point, s: Double) -> Point { Point(a.x * s, a.y * s) }
+    /// Both coordinates multiplied by `s`.
     @inlinable public static func * (s: Double, a: Point) -> Point { Point(a.x * s, a.y * s) }
+    /// Both coordinates divided by `s` (infinite or NaN for `s` = 0).
     @inlinable public static func / (a: Point, s: Double) -> Point { Point(a.x / s, a.y / s) }
+    /// The vector reversed: (−x, −y).
     @inlinable public static prefix func - (a: Point) -> Point { Point(-a.x, -a.y) }
 
     /// Dot product, treating both points as vectors.
@@ -42,15 +53,21 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// True when both coordinates are finite (neither NaN nor infinite).
     @inlinable public var isFinite: Bool { x.isFinite && y.isFinite }
 
+    /// For example "(1.5, -2.0)".
     public var description: String { "(\(x), \(y))" }
 }
 
 /// A width and a height, in the units of the space they measure.
 public struct Size: Hashable, Sendable {
+    /// Horizontal extent; negative only if set so by hand.
     public var width: Double
+    /// Vertical extent (downwards); negative only if set so by hand.
     public var height: Double
+    /// A size of `width` by `height`.
     @inlinable public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+    /// A size of `width` by `height`, with labels.
     @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }
+    /// No width and no height.
     public static let zero = Size(0, 0)
 }
 

@@ -19,6 +19,7 @@ public struct PathDataError: Error, Equatable, Sendable, CustomStringConvertible
     /// "an arc flag (0 or 1)".
     public let expected: String
 
+    /// An error at scalar `offset` (from 0) where `expected` was wanted.
     public init(offset: Int, expected: String) {
         self.offset = offset
         self.expected = expected

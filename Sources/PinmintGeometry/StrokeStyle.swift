@@ -24,7 +24,9 @@ public enum LineJoin: String, Sendable, CaseIterable {
 public struct StrokeStyle: Hashable, Sendable {
     /// Full width of the stroke. Default 1. A width of 0 draws nothing.
     public var width: Double
+    /// How open subpaths and dashes end. Default `.butt`.
     public var cap: LineCap
+    /// How corners between segments are drawn. Default `.miter`.
     public var join: LineJoin
     /// The limit on the ratio of miter length to stroke width, as SVG's
     /// `stroke-miterlimit`; default 4, values below 1 are treated as 1.
@@ -36,6 +38,8 @@ public struct StrokeStyle: Hashable, Sendable {
     /// Distance into the dash pattern at which the stroke starts.
     public var dashOffset: Double
 
+    /// A stroke style; every parameter defaults to SVG's initial value
+    /// (width 1, butt caps, miter joins, miter limit 4, solid).
     public init(width: Double = 1, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
                 dashes: [Double] = [], dashOffset: Double = 0) {
         self.width = width; self.cap = cap; self.join = join; self.miterLimit = miterLimit

@@ -19,7 +19,7 @@ import Foundation
 /// A target that is a symbolic link is replaced (the link, never what it
 /// points to); a folder, device, pipe or socket is refused. One set is used
 /// from one thread; temporary names are unique across threads and sets.
-public final class FileSet {
+package final class FileSet {
     private struct Entry {
         let path: String
         let temporary: String
@@ -33,19 +33,19 @@ public final class FileSet {
     /// - Parameter folderProblem: what is said of a target that is a folder
     ///   (default "is a directory"; the sprite says "is a folder; the sprite
     ///   writes a file of this name").
-    public init(folderProblem: String = "is a directory") {
+    package init(folderProblem: String = "is a directory") {
         self.folderProblem = folderProblem
     }
 
     /// The target paths staged so far, in order (`-` not included).
-    public var paths: [String] { entries.map(\.path) }
+    package var paths: [String] { entries.map(\.path) }
 
     /// Writes `bytes` to a temporary file beside `path`, to be renamed by
     /// `commit`; for `-`, keeps them for standard output.
     /// - Throws: `PNGError` naming `path` (`''` when empty) when it cannot be
     ///   a target or the temporary file cannot be written; the set is then
     ///   discarded.
-    public func stage(_ bytes: [UInt8], for path: String) throws(PNGError) {
+    package func stage(_ bytes: [UInt8], for path: String) throws(PNGError) {
         if path == "-" { standardOutput.append(bytes); return }
         if let problem = problem(with: path) {
             discard()
@@ -60,7 +60,7 @@ public final class FileSet {
     }
 
     /// Adds a temporary file written elsewhere (the batch index), to be renamed to `path` by `commit`.
-    public func adopt(temporary: String, for path: String) {
+    package func adopt(temporary: String, for path: String) {
         entries.append(Entry(path: path, temporary: temporary))
     }
 
@@ -69,7 +69,7 @@ public final class FileSet {
     /// - Throws: `PNGError` naming the target that could not be replaced (or
     ///   "standard output"): the targets are then as they were before. What
     ///   went to standard output before a failed rename cannot be taken back.
-    public func commit() throws(PNGError) {
+    package func commit() throws(PNGError) {
         // A folder where a file should go is the common failure: report it before writing anything.
         for entry in entries {
             var status = stat()
@@ -117,7 +117,7 @@ public final class FileSet {
 
     /// Removes every staged temporary file and forgets the bytes for standard
     /// output; the targets are untouched.
-    public func discard() {
+    package func discard() {
         for entry in entries { unlink(entry.temporary) }
         entries = []
         standardOutput = []
@@ -144,7 +144,7 @@ public final class FileSet {
     /// (`.NAME.PID.N.tmp`, in the same folder so that a rename can replace
     /// the target) and returns its name. Safe from several threads at once.
     /// - Throws: `PNGError` naming `path`, "cannot write: REASON"; no temporary file is left.
-    public static func writeTemporary(_ bytes: [UInt8], beside path: String) throws(PNGError) -> String {
+    package static func writeTemporary(_ bytes: [UInt8], beside path: String) throws(PNGError) -> String {
         let temporary = temporaryName(beside: path)
         if let failure = writeNewFile(bytes, at: temporary) {
             throw PNGError(file: path, problem: "cannot write: \(String(cString: strerror(failure.code)))")
@@ -156,7 +156,7 @@ public final class FileSet {
     /// `temporaryName`, which must not exist): nil when done, else the error
     /// number, and whether it came from creating the file (the folder's
     /// problem) or from writing it. A file not written whole is removed.
-    public static func writeNewFile(_ bytes: [UInt8], at temporary: String) -> (code: Int32, creating: Bool)? {
+    package static func writeNewFile(_ bytes: [UInt8], at temporary: String) -> (code: Int32, creating: Bool)? {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return (errno, true) }
         let failure = PNGEncoder.writeAll(bytes, to: descriptor)
@@ -171,7 +171,7 @@ public final class FileSet {
     /// A new name for a temporary file beside `path` (`.NAME.PID.N.tmp`,
     /// unique in this process), for writers that fill the file themselves
     /// (the batch index) and then `adopt` it or rename it into place.
-    public static func temporaryName(beside path: String) -> String { sibling(of: path, kind: "tmp") }
+    package static func temporaryName(beside path: String) -> String { sibling(of: path, kind: "tmp") }
 
     /// A name beside `path`: `.NAME.PID.N.KIND`. The path is split on its
     /// UTF-8 bytes: NSString's path methods took as long as writing a
@@ -185,14 +185,14 @@ public final class FileSet {
 
 /// A counter shared by threads: numbers for temporary names here, the next
 /// task for worker threads in the sprites module.
-public final class AtomicCounter: @unchecked Sendable {
+package final class AtomicCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
-    public init() {}
+    package init() {}
 
     /// The value before the increment.
-    public func increment() -> Int {
+    package func increment() -> Int {
         lock.lock(); defer { lock.unlock() }
         value += 1
         return value - 1

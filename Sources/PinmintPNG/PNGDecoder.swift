@@ -35,6 +35,9 @@ public enum PNGDecoder {
         /// a larger chunk is dropped (with a warning inside libpng), not an error.
         public var maximumChunkBytes: Int
 
+        /// Limits for one decode. The side and pixel-count defaults are the
+        /// canvas's own limits, so whatever decodes can be drawn; the chunk
+        /// limit defaults to 8 MiB (a value below 1 is taken as 1).
         public init(maximumSide: Int = Canvas.maximumSide, maximumPixelCount: Int = Canvas.maximumPixelCount,
                     maximumChunkBytes: Int = 8 << 20) {
             self.maximumSide = maximumSide
@@ -45,7 +48,9 @@ public enum PNGDecoder {
 
     /// A decoded image: straight alpha, rows top to bottom.
     public struct Decoded: Sendable {
+        /// Width in pixels, from IHDR.
         public let width: Int
+        /// Height in pixels, from IHDR.
         public let height: Int
         /// From IHDR: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
         public let colorType: Int

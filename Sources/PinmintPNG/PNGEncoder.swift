@@ -42,9 +42,9 @@ public enum PNGEncoder {
     }
 
     /// One encoding attempt's choices; `Mode` picks these for you.
-    public struct Settings: Hashable, Sendable {
+    package struct Settings: Hashable, Sendable {
         /// Which lossless colour types may be written.
-        public enum ColorReduction: Sendable {
+        package enum ColorReduction: Sendable {
             /// Always RGBA8, as given (libpng's defaults do this).
             case none
             /// RGB when opaque, grey or grey+alpha when grey; no palette (one cheap pass).
@@ -54,30 +54,30 @@ public enum PNGEncoder {
         }
 
         /// Row filters as a set; several let libpng choose per row (minimum sum of absolute differences).
-        public struct Filters: OptionSet, Hashable, Sendable {
-            public let rawValue: Int32
-            public init(rawValue: Int32) { self.rawValue = rawValue }
-            public static let none = Filters(rawValue: Int32(pinmint_png_filter_none))
-            public static let sub = Filters(rawValue: Int32(pinmint_png_filter_sub))
-            public static let up = Filters(rawValue: Int32(pinmint_png_filter_up))
-            public static let average = Filters(rawValue: Int32(pinmint_png_filter_average))
-            public static let paeth = Filters(rawValue: Int32(pinmint_png_filter_paeth))
-            public static let all: Filters = [.none, .sub, .up, .average, .paeth]
+        package struct Filters: OptionSet, Hashable, Sendable {
+            package let rawValue: Int32
+            package init(rawValue: Int32) { self.rawValue = rawValue }
+            package static let none = Filters(rawValue: Int32(pinmint_png_filter_none))
+            package static let sub = Filters(rawValue: Int32(pinmint_png_filter_sub))
+            package static let up = Filters(rawValue: Int32(pinmint_png_filter_up))
+            package static let average = Filters(rawValue: Int32(pinmint_png_filter_average))
+            package static let paeth = Filters(rawValue: Int32(pinmint_png_filter_paeth))
+            package static let all: Filters = [.none, .sub, .up, .average, .paeth]
         }
 
         /// zlib's match strategy.
-        public enum Strategy: Int32, Sendable {
+        package enum Strategy: Int32, Sendable {
             case `default` = 0, filtered = 1, huffmanOnly = 2, runLength = 3
         }
 
-        public var colorReduction: ColorReduction
+        package var colorReduction: ColorReduction
         /// zlib level 0 (store) ... 9 (smallest).
-        public var level: Int
-        public var strategy: Strategy
+        package var level: Int
+        package var strategy: Strategy
         /// Filters for grey and true-colour rows.
-        public var filters: Filters
+        package var filters: Filters
         /// Filters for indexed (palette) rows; default `.none`.
-        public var indexedFilters: Filters
+        package var indexedFilters: Filters
         /// For images of up to 8 bits per sample whose `filters` are `.none`,
         /// `.up` or both: the shim filters the rows and compresses them with
         /// its own deflate (`image_deflate.c`: matches at the previous pixel,
@@ -88,10 +88,10 @@ public enum PNGEncoder {
         /// of 1 MiB of rows or more is compressed in two halves, the second
         /// on a helper thread unless the caller gets to it first; the second
         /// half matches into the first, so the bytes do not depend on timing.
-        public var parallelDeflate: Bool
+        package var parallelDeflate: Bool
 
-        public init(colorReduction: ColorReduction, level: Int, strategy: Strategy, filters: Filters,
-                    indexedFilters: Filters = .none, parallelDeflate: Bool = false) {
+        package init(colorReduction: ColorReduction, level: Int, strategy: Strategy, filters: Filters,
+                     indexedFilters: Filters = .none, parallelDeflate: Bool = false) {
             self.colorReduction = colorReduction
             self.level = min(9, max(0, level))
             self.strategy = strategy
@@ -101,12 +101,12 @@ public enum PNGEncoder {
         }
 
         /// libpng's own defaults: RGBA8, adaptive filters, level 6, default strategy (the benchmark baseline).
-        public static let libpngDefaults = Settings(colorReduction: .none, level: 6, strategy: .default,
-                                                    filters: .all, indexedFilters: .all)
+        package static let libpngDefaults = Settings(colorReduction: .none, level: 6, strategy: .default,
+                                                     filters: .all, indexedFilters: .all)
     }
 
     /// The settings each mode tries for an image of `pixelCount` pixels; the smallest result wins.
-    public static func trials(for mode: Mode, pixelCount: Int) -> [Settings] {
+    package static func trials(for mode: Mode, pixelCount: Int) -> [Settings] {
         switch mode {
         case .fast:
             return [Settings(colorReduction: .palette, level: 1, strategy: .runLength, filters: .none,
@@ -137,8 +137,8 @@ public enum PNGEncoder {
 
     /// Encodes with explicit settings; with several, keeps the smallest
     /// result (the first one on a tie, so output stays deterministic).
-    public static func encode(straightRGBA8 bytes: [UInt8], width: Int, height: Int, pixelRatio: Double = 1,
-                              trying settings: [Settings]) throws(PNGError) -> [UInt8] {
+    package static func encode(straightRGBA8 bytes: [UInt8], width: Int, height: Int, pixelRatio: Double = 1,
+                               trying settings: [Settings]) throws(PNGError) -> [UInt8] {
         // Overflow-safe (2³¹ × 2³¹ × 4 does not fit in an Int).
         guard width > 0, height > 0, width <= Int(UInt32.max >> 1), height <= Int(UInt32.max >> 1),
               Image.valueCount(width: width, height: height) == bytes.count else {
@@ -236,7 +236,7 @@ public enum PNGEncoder {
     ///
     /// - Throws: `PNGError` with file "standard output" when a write fails
     ///   (a full disk, a closed descriptor, a broken pipe when SIGPIPE is ignored).
-    public static func writeToStandardOutput(_ bytes: [UInt8]) throws(PNGError) {
+    package static func writeToStandardOutput(_ bytes: [UInt8]) throws(PNGError) {
         if let error = writeToStandardOutputReportingError(bytes) { throw error }
     }
 
@@ -251,7 +251,7 @@ public enum PNGEncoder {
     /// when nothing more could be written; `strerror` gives the reason, "No
     /// space left on device"). The one write loop of the package (files,
     /// standard output, standard error).
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -270,7 +270,7 @@ public enum PNGEncoder {
     /// socket (which a rename would replace, not write into). Follows
     /// symbolic links, unlike `FileSet`, which replaces a link: the commands
     /// check their outputs with this before rendering anything.
-    public static func reasonPathIsNotWritable(_ path: String) -> String? {
+    package static func reasonPathIsNotWritable(_ path: String) -> String? {
         if path.isEmpty { return "the file name is empty" }
         if path.hasSuffix("/") { return "is a directory" }
         var status = stat()
@@ -283,5 +283,5 @@ public enum PNGEncoder {
     }
 
     /// libpng's version, e.g. "1.6.39".
-    public static var libpngVersion: String { LibPNG.version }
+    package static var libpngVersion: String { LibPNG.version }
 }

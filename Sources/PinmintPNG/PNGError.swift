@@ -6,10 +6,13 @@ public struct PNGError: Error, CustomStringConvertible {
     /// What went wrong, e.g. "corrupt PNG: IDAT: CRC error".
     public let problem: String
 
+    /// An error about `file`; `problem` should not repeat the file name.
     public init(file: String, problem: String) {
         self.file = file
         self.problem = problem
     }
 
+    /// `FILE: PROBLEM` on one line, e.g. "icon.png: corrupt PNG: IDAT: CRC
+    /// error"; line breaks and control characters in either are escaped.
     public var description: String { MessageText.oneLine("\(file): \(problem)") }
 }

@@ -4,16 +4,23 @@
 public struct PNGInfo: Sendable {
     /// One chunk: its four-letter type and its data length in bytes.
     public struct Chunk: Sendable, Equatable {
+        /// The chunk type as written, e.g. "IHDR", "PLTE", "tRNS", "IDAT".
         public let type: String
+        /// Bytes of chunk data (not counting the length, type and CRC fields).
         public let length: Int
     }
 
+    /// Width in pixels, from IHDR (within the decoder's limits).
     public let width: Int
+    /// Height in pixels, from IHDR.
     public let height: Int
     /// 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
     public let colorType: Int
+    /// Bits per sample (per palette index for colour type 3), from IHDR: 1, 2, 4, 8 or 16.
     public let bitDepth: Int
+    /// Whether the image is stored Adam7-interlaced.
     public let interlaced: Bool
+    /// Every chunk up to and including IEND, in file order.
     public let chunks: [Chunk]
 
     /// The colour type's name, e.g. "palette" or "RGBA".

@@ -10,6 +10,7 @@ public struct CoverageMask: Sendable {
     /// Offset of the mask's top-left pixel from the drawing origin it was
     /// rasterized at, device pixels.
     public let originX: Int, originY: Int
+    /// Size of the mask in device pixels, repeated columns included.
     public let width: Int, height: Int
     /// Row-major, `stride × height` values: the mask without its repeated
     /// columns (`repeats`), so `stride` is `width` for a mask without any.

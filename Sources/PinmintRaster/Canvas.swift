@@ -16,6 +16,8 @@ public enum RasterError: Error, Equatable, CustomStringConvertible {
     /// transformed (see `Canvas.maximumDeviceCoordinate`); the string says which.
     case outOfRange(String)
 
+    /// The message, one line, e.g. "canvas size 0x10: ..." or "path is not
+    /// finite (NaN or infinity)".
     public var description: String {
         switch self {
         case .invalidSize(let width, let height, let reason): return "canvas size \(width)x\(height): \(reason)"
@@ -291,14 +293,15 @@ public final class Canvas {
     /// for hours (thousands of full-canvas gradients, huge blurred shadows).
     public static let defaultWorkLimit = 1 << 30
 
-    /// The work limit of this canvas (`defaultWorkLimit` unless set):
-    /// once the drawings so far have taken more, the next one throws
-    /// `RasterError.outOfRange`. Any value is accepted; 0 or less refuses every drawing.
     // `workLimit`, `work`, `layers` and `clips` skip the dynamic
     // exclusivity checks (`@exclusivity(unchecked)`), which every drawing
     // would pay several times: a canvas is used from one thread, and its
     // methods never hold an access to one of them across a call that
     // touches it again.
+
+    /// The work limit of this canvas (`defaultWorkLimit` unless set):
+    /// once the drawings so far have taken more, the next one throws
+    /// `RasterError.outOfRange`. Any value is accepted; 0 or less refuses every drawing.
     @exclusivity(unchecked) public var workLimit = Canvas.defaultWorkLimit {
         // `work` is never negative, so only a limit near Int.min could overflow the difference.
         didSet { rasterizer.workLimit = workLimit > work ? workLimit - work : 0 }

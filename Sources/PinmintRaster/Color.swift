@@ -9,6 +9,8 @@ import PinmintGeometry
 /// 0...1 (or to NaN) is kept as given, but everything that draws or prints
 /// the colour reads it clamped to 0...1, NaN as 0 (see `clamped`).
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// sRGB components and straight alpha, 0...1 (not premultiplied: `red` is
+    /// the colour's red whatever its alpha). Kept as set; drawn clamped.
     public var red, green, blue, alpha: Double
 
     /// Components in 0...1; values outside are clamped, NaN becomes 0.
@@ -30,8 +32,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         self.init(red: Double(red8) / 255, green: Double(green8) / 255, blue: Double(blue8) / 255, alpha: alpha)
     }
 
+    /// Fully transparent black (all components 0): what a new canvas holds.
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
 
     /// The colour with its alpha multiplied by `opacity` (0...1; clamped, NaN as 0).
@@ -62,6 +67,8 @@ public struct ColorError: Error, Equatable, CustomStringConvertible {
     public let input: String
     /// What is wrong with it.
     public let problem: String
+    /// `colour 'INPUT': PROBLEM`, e.g. "colour 'blu': not a colour (expected
+    /// #RGB, ...)", on one line even when the input holds line breaks.
     public var description: String { MessageText.oneLine("colour '\(input)': \(problem)") }
 }
 

@@ -1,7 +1,9 @@
 /// A bitmap of premultiplied RGBA pixels, 16 bits per channel (0...65535),
 /// rows top to bottom; the format a `Canvas` draws into and samples from.
 public struct Image: Sendable {
+    /// Width in pixels (0 or more).
     public let width: Int
+    /// Height in pixels (0 or more).
     public let height: Int
     /// 4 values per pixel, premultiplied, row-major with no padding.
     public let pixels: [UInt16]

@@ -16,8 +16,9 @@ import PinmintRaster
 public struct SVGDocument: Sendable {
     /// Width and height in CSS pixels (user units at scale 1): from the
     /// `width` and `height` attributes (px, unitless, pt, pc, mm, cm, in at
-    /// 96 dpi), else the viewBox size.
+    /// 96 dpi), else the viewBox size. `width` is the horizontal one.
     public var width: Double
+    /// The vertical size, CSS pixels, found as `width` is (y down).
     public var height: Double
     /// The `viewBox`, or nil when the document has none.
     public var viewBox: Rect?

@@ -10,11 +10,15 @@ public struct SVGError: Error, CustomStringConvertible, Equatable {
     /// What went wrong, without the file name.
     public let problem: String
 
+    /// An error about `file` (nil for data without a name); `problem` should
+    /// not repeat the file name.
     public init(file: String?, problem: String) {
         self.file = file
         self.problem = problem
     }
 
+    /// `FILE: PROBLEM` (or the problem alone without a file), on one line:
+    /// line breaks and control characters quoted from the input are escaped.
     public var description: String { MessageText.oneLine(file.map { "\($0): \(problem)" } ?? problem) }
 }
 
@@ -25,7 +29,9 @@ public struct SVGWarning: CustomStringConvertible, Hashable, Sendable {
     /// The warning as one line of text.
     public let message: String
 
+    /// A warning with the given text (one line, e.g. "unsupported element <text>").
     public init(_ message: String) { self.message = message }
 
+    /// The message as given.
     public var description: String { message }
 }

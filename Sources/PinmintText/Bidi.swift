@@ -5,7 +5,11 @@ public enum TextDirection: String, Sendable, CaseIterable {
     /// From the first strong character (UAX #9 rules P2 and P3): Arabic or
     /// Hebrew first reads right to left; anything else, or none, left to right.
     case auto
+    /// Left to right whatever the text (`"ltr"`, as HTML's `dir`); right-to-left
+    /// runs inside still read right to left, placed by the bidi algorithm.
     case leftToRight = "ltr"
+    /// Right to left whatever the text (`"rtl"`): lines start at the right
+    /// edge and `start` alignment means right.
     case rightToLeft = "rtl"
 }
 

@@ -23,6 +23,7 @@ public final class FontFace {
     /// OS/2 weight class, 100 (thin) … 400 (regular) … 700 (bold) … 900.
     /// Faces without an OS/2 table report 700 when flagged bold, else 400.
     public let weight: Int
+    /// True when the font flags the face italic or oblique (FT_STYLE_FLAG_ITALIC).
     public let isItalic: Bool
     /// Design units per em (1000 for CFF fonts, often 2048 for TrueType).
     public let unitsPerEm: Int
@@ -160,8 +161,8 @@ public final class FontFace {
 
     /// FreeType's own rendering of the glyph (FT_Render_Glyph) with the same
     /// parameters as `outline`: the reference the crispness tests compare with.
-    public func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
-                                emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
+    package func referenceBitmap(glyph: UInt32, pixelSize: Double, hinting: Hinting = .default,
+                                 emboldenStrength: Double = 0) throws(FontError) -> FreeTypeBitmap {
         try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
         try freeType.setPixelSize(key.size26Dot6)
@@ -177,7 +178,7 @@ public final class FontFace {
     }
 
     /// Forgets every cached outline, glyph mask and shaped run (the benchmark's cold start).
-    public func removeCachedOutlines() {
+    package func removeCachedOutlines() {
         outlines.removeAll()
         masks.removeAll()
         maskBytes = 0
@@ -360,7 +361,7 @@ public final class FontFace {
     static let maximumMaskBytes = 16 << 20
 
     /// How many outlines are cached.
-    public var cachedOutlineCount: Int { outlines.count }
+    package var cachedOutlineCount: Int { outlines.count }
 }
 
 /// Vertical metrics of a face at one size, in pixels, y down.
@@ -375,6 +376,9 @@ public struct FontMetrics: Hashable, Sendable {
 
 /// A glyph's outline at one size: pixels, y down, origin on the baseline.
 public struct GlyphOutline: Sendable {
+    /// The outline in device pixels at the layout's size, y down, origin on
+    /// the glyph origin (pen position on the baseline); hinted and emboldened
+    /// as asked. Filled with the non-zero rule. Empty for a space or a colour glyph.
     public let path: Path
     /// How far the pen moves after the glyph, in pixels.
     public let advance: Double

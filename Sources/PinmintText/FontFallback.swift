@@ -11,11 +11,13 @@
 public final class FontFallback {
     /// One face of the chain.
     public struct Member {
+        /// The face glyphs are taken from.
         public let face: FontFace
         /// Thicken the outlines (FT_Outline_Embolden) because bold was asked
         /// for and the face is not bold (never for a colour face: emoji are
         /// pictures).
         public let syntheticBold: Bool
+        /// A member drawing `face` as it is, or thickened with `syntheticBold`.
         public init(face: FontFace, syntheticBold: Bool = false) {
             self.face = face
             self.syntheticBold = syntheticBold
@@ -25,11 +27,18 @@ public final class FontFallback {
     // Read for every character and glyph of every label; a chain is used by one
     // thread at a time and only `extend` and `colorMember` change it, so no
     // access overlaps another (the dynamic checks were a runtime call per read).
+
+    /// The faces in the order they are tried. Only grows, at its end (faces
+    /// fontconfig finds for characters no member has, or for emoji no member
+    /// has in colour), so a `PlacedGlyph.member` index stays valid.
     @exclusivity(unchecked) public private(set) var members: [Member]
     /// Where `extend` finds more faces (nil: the chain is fixed), and the style asked for.
     private let library: FontLibrary?
     private let weight: Int, italic: Bool
 
+    /// A fixed chain of `members`, tried in order: it never grows, so
+    /// characters none of them has are drawn as the first face's .notdef box.
+    /// Laying out text with an empty chain throws `FontError`.
     public init(members: [Member]) {
         self.members = members
         library = nil
@@ -37,6 +46,7 @@ public final class FontFallback {
         italic = false
     }
 
+    /// A fixed chain of `faces`, none of them emboldened; see `init(members:)`.
     public convenience init(faces: [FontFace]) { self.init(members: faces.map { Member(face: $0) }) }
 
     init(members: [Member], library: FontLibrary?, weight: Int, italic: Bool) {
@@ -46,6 +56,7 @@ public final class FontFallback {
         self.italic = italic
     }
 
+    /// True when the chain has no face at all.
     public var isEmpty: Bool { members.isEmpty }
 
     /// The index into `members` and the glyph for `scalar`, or nil when no face has it.

@@ -4,14 +4,19 @@ import Foundation
 // Every raw fontconfig call of Pinmint lives in this file.
 
 /// A font face fontconfig knows about.
-public struct SystemFont: Sendable, Hashable {
-    public let file: String
-    public let index: Int
-    public let family: String
-    public let style: String
+package struct SystemFont: Sendable, Hashable {
+    /// The font file's path, as fontconfig lists it.
+    package let file: String
+    /// The face's index inside the file (0 unless a collection).
+    package let index: Int
+    /// Family name, e.g. "DejaVu Sans".
+    package let family: String
+    /// Style name, e.g. "Bold Oblique".
+    package let style: String
     /// OS/2-style weight (100…900), converted from fontconfig's scale.
-    public let weight: Int
-    public let isItalic: Bool
+    package let weight: Int
+    /// True for italic and oblique faces (fontconfig's slant above roman).
+    package let isItalic: Bool
 }
 
 /// The fonts installed on the system, as fontconfig lists them (the way

@@ -11,7 +11,9 @@ public struct FontError: Error, Equatable, CustomStringConvertible {
     public let file: String
     /// What went wrong, with FreeType's error code when there is one.
     public let problem: String
+    /// An error about `file`; `problem` should not repeat the file name.
     public init(file: String, problem: String) { self.file = file; self.problem = problem }
+    /// `FILE: PROBLEM` on one line (line breaks and control characters escaped).
     public var description: String { MessageText.oneLine("\(file): \(problem)") }
 }
 
@@ -41,11 +43,14 @@ public final class FreeTypeLibrary {
 /// A glyph rendered by FreeType itself (`FT_Render_Glyph`): 8-bit coverage,
 /// rows top to bottom, placed with its top-left corner at (`left`, `-top`)
 /// from the glyph origin (y down). Used to check our rasterizer.
-public struct FreeTypeBitmap: Sendable {
-    public let width: Int, height: Int
-    public let left: Int, top: Int
+package struct FreeTypeBitmap: Sendable {
+    /// Size of the bitmap in device pixels.
+    package let width: Int, height: Int
+    /// Offset of the top-left corner from the glyph origin, in pixels:
+    /// `left` rightwards, `top` upwards (FreeType's `bitmap_left` and `bitmap_top`).
+    package let left: Int, top: Int
     /// Row-major coverage, 0 (empty) to 255 (full), `width * height` bytes.
-    public let coverage: [UInt8]
+    package let coverage: [UInt8]
 }
 
 /// A colour glyph as FreeType loaded it (FT_LOAD_COLOR): premultiplied

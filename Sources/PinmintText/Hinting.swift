@@ -7,7 +7,12 @@
 ///   The default: see `Hinting.default`.
 /// - `normal`: full hinting (FT_LOAD_TARGET_NORMAL); advances are whole pixels.
 public enum Hinting: String, Sendable, CaseIterable, Hashable {
-    case none, light, normal
+    /// The designer's outlines, scaled, no grid fitting (FT_LOAD_NO_HINTING).
+    case none
+    /// FreeType's auto-hinter, vertical only (FT_LOAD_TARGET_LIGHT); the default.
+    case light
+    /// Full hinting (FT_LOAD_TARGET_NORMAL): both directions, whole-pixel advances.
+    case normal
 
     /// `light`, from the crispness measurement (CrispnessTests): the share of
     /// ink in partly covered pixels at 12 px falls from 0.46 (none) to 0.38

@@ -4,10 +4,14 @@ import PinmintRaster
 /// A halo: the glyph outlines stroked under the fill, so that text stays
 /// legible on a busy map.
 public struct TextHalo: Sendable, Hashable {
+    /// The halo's colour, straight alpha; the text's opacity multiplies it.
+    /// Default opaque white.
     public var color: Color
     /// How far the halo reaches beyond the glyph edge, in points (the stroke
     /// is twice as wide, centred on the edge); default 1.
     public var width: Double
+    /// A halo of `color` reaching `width` points past the glyph edges; a
+    /// width of 0 or less draws no halo.
     public init(color: Color = .white, width: Double = 1) {
         self.color = color
         self.width = width

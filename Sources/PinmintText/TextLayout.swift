@@ -23,6 +23,8 @@ public struct TextLayout {
         public let cluster: Int
         /// Index into the fallback chain's members.
         public let member: Int
+        /// The glyph's index in that member's face (0 is .notdef, the box
+        /// drawn for a character no face has).
         public let glyph: UInt32
         /// The glyph's origin on the line, device pixels from the line's left edge.
         public let x: Double
@@ -39,6 +41,7 @@ public struct TextLayout {
 
     /// One line of glyphs, in visual order (left to right).
     public struct Line: Sendable {
+        /// The line's glyphs, left to right as drawn (right-to-left runs already reordered).
         public let glyphs: [PlacedGlyph]
         /// Device pixels from the line's first pen position to its end (its
         /// trailing spaces left out).
@@ -89,11 +92,13 @@ public struct TextLayout {
 
     private let storage: Storage
 
+    /// The style the text was set with (lengths in points).
     public var style: TextStyle { storage.style }
     /// Pixel ratio: device pixels per point.
     public var scale: Double { storage.scale }
     /// Em size in device pixels (`style.fontSize × scale`).
     public var pixelSize: Double { storage.pixelSize }
+    /// The lines top to bottom, after wrapping, `maxLines` and truncation.
     public var lines: [Line] { storage.lines }
     /// Ascent, descent and line height used, device pixels (the largest
     /// among the faces the text uses).
@@ -148,8 +153,8 @@ public struct TextLayout {
     }
 
     /// "no font has a glyph for ☃ (U+2603), 🍕 (U+1F355); tried A, B and the system's fonts".
-    public static func missingGlyphsMessage(_ characters: [Unicode.Scalar], fontsTried: [String],
-                                            searchedSystemFonts: Bool) -> String {
+    package static func missingGlyphsMessage(_ characters: [Unicode.Scalar], fontsTried: [String],
+                                             searchedSystemFonts: Bool) -> String {
         var tried = fontsTried
         if searchedSystemFonts { tried.append("the system's fonts") }
         let fonts: String

@@ -3,7 +3,16 @@
 /// direction: `start` is the left edge of left-to-right text and the right
 /// edge of right-to-left text.
 public enum TextAlignment: String, Sendable, CaseIterable {
-    case start, end, left, center, right
+    /// The edge the paragraph starts from: left for left-to-right, right for right-to-left.
+    case start
+    /// The edge the paragraph ends at: right for left-to-right, left for right-to-left.
+    case end
+    /// The left edge, whatever the direction.
+    case left
+    /// Centred in the box, whatever the direction.
+    case center
+    /// The right edge, whatever the direction.
+    case right
 
     /// The physical alignment for a paragraph read right to left or not.
     func resolved(rightToLeft: Bool) -> TextAlignment {
@@ -49,6 +58,9 @@ public struct TextStyle: Sendable, Hashable {
     /// OpenType features set for the whole text (`tnum`, `-liga`, `ss01`).
     public var features: [TextFeature]
 
+    /// A style; every parameter has the default its property states.
+    /// Nothing is checked here: laying out throws `FontError` for a font
+    /// size that is not positive and finite, or above 4096 device pixels.
     public init(fontSize: Double = 12, letterSpacing: Double = 0, lineHeight: Double? = nil,
                 alignment: TextAlignment = .start, maxWidth: Double? = nil, wraps: Bool = true,
                 maxLines: Int? = nil, hinting: Hinting = .default, direction: TextDirection = .auto,
