@@ -1,4 +1,4 @@
-// README.md, "The library": a bubble path filled with a shadow and stroked.
+// docs/library.md: a bubble path filled with a shadow and stroked.
 import PinmintGeometry
 import PinmintRaster
 import PinmintPNG

@@ -1,4 +1,4 @@
-// README.md, "Text": a label laid out with Pinmint's fonts and drawn with a halo (a
+// docs/text.md: a label laid out with Pinmint's fonts and drawn with a halo (a
 // continuation of the drawing snippet, so its imports are this file's own).
 import PinmintGeometry
 import PinmintRaster

@@ -1,4 +1,4 @@
-// README.md, "Markers": a preset rendered, written and inspected.
+// README.md, "The library": a preset rendered, written and inspected.
 import PinmintMarkers
 import PinmintPNG
 

@@ -1,4 +1,4 @@
-// README.md, "Snapshot tests on Linux": a Swift Testing golden test.
+// README.md, "The library", and docs/testing.md: a Swift Testing golden test.
 // `directory` is relative to this file's folder (Tests/Golden).
 // `drawPin` is in Markers.swift.
 import PinmintTesting
