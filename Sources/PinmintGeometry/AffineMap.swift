@@ -7,7 +7,7 @@ import Foundation
 ///
 /// `concatenating(t)` applies `self` first, then `t` (as CoreGraphics does).
 ///
-/// Named `AffineMap` (it was `AffineTransform` before 0.2) so that it does
+/// Named `AffineMap` (it was `AffineTransform` until issue 25) so that it does
 /// not collide with Foundation's `AffineTransform` in files that import both.
 public struct AffineMap: Hashable, Sendable, CustomStringConvertible {
     /// The matrix entries: `a`, `b`, `c`, `d` the linear part (unitless),
