@@ -72,7 +72,8 @@ extension MarkerMetadata: Codable {
     }
 
     /// Reads what `encode(to:)` writes (and what `pinmint render` wrote);
-    /// throws `DecodingError` for a missing or mistyped field.
+    /// throws `DecodingError` for a missing or mistyped field, or for a
+    /// `content`, `offset`, padding or run with the wrong number of elements.
     public init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: JSONKey.self)
         width = try object.decode(Int.self, forKey: JSONKey("width"))
@@ -86,16 +87,36 @@ extension MarkerMetadata: Codable {
         let runs = try object.nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey("stretch"))
         let fit = try object.nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey("maplibre"))
             .nestedContainer(keyedBy: JSONKey.self, forKey: JSONKey("icon-text-fit"))
-        let offset = try fit.decodeIfPresent([Double].self, forKey: JSONKey("offset"))
-        if let offset, offset.count != 2 {
-            throw DecodingError.dataCorruptedError(forKey: JSONKey("offset"), in: fit,
-                                                   debugDescription: "expected [x, y], found \(offset.count) numbers")
+        /// An array of `count` elements at `key`, or a `DecodingError` naming the count found.
+        func array<Element: Decodable>(_ type: [Element].Type, _ key: String, in container: KeyedDecodingContainer<JSONKey>,
+                                       count: Int, shape: String) throws -> [Element]? {
+            guard let values = try container.decodeIfPresent(type, forKey: JSONKey(key)) else { return nil }
+            guard values.count == count else {
+                throw DecodingError.dataCorruptedError(forKey: JSONKey(key), in: container,
+                                                       debugDescription: "expected \(shape), found \(values.count) elements")
+            }
+            return values
         }
-        stretch = MarkerStretch(content: try runs.decode([Int].self, forKey: JSONKey("content")),
-                                stretchX: try runs.decode([[Int]].self, forKey: JSONKey("stretchX")),
-                                stretchY: try runs.decode([[Int]].self, forKey: JSONKey("stretchY")),
+        func required<Value>(_ value: Value?, _ key: String, in container: KeyedDecodingContainer<JSONKey>) throws -> Value {
+            guard let value else {
+                throw DecodingError.keyNotFound(JSONKey(key), .init(codingPath: container.codingPath, debugDescription: "missing '\(key)'"))
+            }
+            return value
+        }
+        func runList(_ key: String) throws -> [[Int]] {
+            let list = try runs.decode([[Int]].self, forKey: JSONKey(key))
+            guard list.allSatisfy({ $0.count == 2 }) else {
+                throw DecodingError.dataCorruptedError(forKey: JSONKey(key), in: runs, debugDescription: "expected [[from, to], …]")
+            }
+            return list
+        }
+        let offset = try array([Double].self, "offset", in: fit, count: 2, shape: "[x, y]")
+        let content = try array([Int].self, "content", in: runs, count: 4, shape: "[x1, y1, x2, y2]")
+        let padding = try array([Double].self, "icon-text-fit-padding", in: fit, count: 4, shape: "[top, right, bottom, left]")
+        stretch = MarkerStretch(content: try required(content, "content", in: runs),
+                                stretchX: try runList("stretchX"), stretchY: try runList("stretchY"),
                                 textSize: try fit.decode(Double.self, forKey: JSONKey("text-size")),
-                                padding: try fit.decode([Double].self, forKey: JSONKey("icon-text-fit-padding")),
+                                padding: try required(padding, "icon-text-fit-padding", in: fit),
                                 offset: offset.map { Point($0[0], $0[1]) })
     }
 }

@@ -34,8 +34,9 @@ extension SpriteSheet.Entry: Codable {
 
     /// Reads one entry of an index object; its `id` is the key it sits under
     /// (the last key of the decoder's coding path). Throws `DecodingError`
-    /// for a missing or mistyped field, an unknown `textFit…` value, or an
-    /// entry decoded on its own, outside an object keyed by id.
+    /// for a missing or mistyped field, a `content` that is not 4 numbers or
+    /// a run that is not 2, an unknown `textFit…` value, or an entry decoded
+    /// on its own, outside an object keyed by id.
     public init(from decoder: any Decoder) throws {
         let object = try decoder.container(keyedBy: Key.self)
         guard let key = decoder.codingPath.last, key.intValue == nil else {
@@ -50,15 +51,25 @@ extension SpriteSheet.Entry: Codable {
             }
             return fit
         }
+        let content = try object.decodeIfPresent([Int].self, forKey: .content)
+        if let content, content.count != 4 {
+            throw DecodingError.dataCorruptedError(forKey: .content, in: object,
+                                                   debugDescription: "expected [x1, y1, x2, y2], found \(content.count) numbers")
+        }
+        func runs(_ key: Key) throws -> [[Int]]? {
+            let list = try object.decodeIfPresent([[Int]].self, forKey: key)
+            if let list, !list.allSatisfy({ $0.count == 2 }) {
+                throw DecodingError.dataCorruptedError(forKey: key, in: object, debugDescription: "expected [[from, to], …]")
+            }
+            return list
+        }
         id = key.stringValue
         x = try object.decode(Int.self, forKey: .x)
         y = try object.decode(Int.self, forKey: .y)
         width = try object.decode(Int.self, forKey: .width)
         height = try object.decode(Int.self, forKey: .height)
         pixelRatio = try object.decode(Double.self, forKey: .pixelRatio)
-        metadata = SpriteMetadata(content: try object.decodeIfPresent([Int].self, forKey: .content),
-                                  stretchX: try object.decodeIfPresent([[Int]].self, forKey: .stretchX),
-                                  stretchY: try object.decodeIfPresent([[Int]].self, forKey: .stretchY),
+        metadata = SpriteMetadata(content: content, stretchX: try runs(.stretchX), stretchY: try runs(.stretchY),
                                   textFitWidth: try textFit(.textFitWidth), textFitHeight: try textFit(.textFitHeight),
                                   sdf: try object.decodeIfPresent(Bool.self, forKey: .sdf) ?? false)
     }

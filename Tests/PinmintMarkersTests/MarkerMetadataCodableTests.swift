@@ -56,6 +56,25 @@ import Testing
         #expect(try JSONDecoder().decode(MarkerMetadata.self, from: data) == metadata)
     }
 
+    /// A stretch with a run, content box, padding or offset of the wrong
+    /// length would trap when encoded again: decoding refuses it.
+    @Test(arguments: [("[[3, 8], [32]]", "[2, 3, 36, 28]", "[0, 0, 0, 0]", "[0, -2]"),
+                      ("[[3, 8]]", "[2, 3, 36]", "[0, 0, 0, 0]", "[0, -2]"),
+                      ("[[3, 8]]", "[2, 3, 36, 28]", "[0, 0]", "[0, -2]"),
+                      ("[[3, 8]]", "[2, 3, 36, 28]", "[0, 0, 0, 0]", "[0]")])
+    func aStretchOfTheWrongShapeIsADecodingError(runs: String, content: String, padding: String, offset: String) throws {
+        func json(_ runs: String, _ content: String, _ padding: String, _ offset: String) -> Data {
+            Data("""
+            {"width": 40, "height": 38, "pixelRatio": 1, "anchor": {"x": 20, "y": 38}, "hitBoxes": [], "variant": "default",
+             "stretch": {"content": \(content), "stretchX": \(runs), "stretchY": []},
+             "maplibre": {"icon-text-fit": {"text-size": 12, "icon-text-fit-padding": \(padding), "offset": \(offset)}}}
+            """.utf8)
+        }
+        let good = try JSONDecoder().decode(MarkerMetadata.self, from: json("[[3, 8]]", "[2, 3, 36, 28]", "[0, 0, 0, 0]", "[0, -2]"))
+        #expect(good.stretch?.offset == Point(0, -2))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(MarkerMetadata.self, from: json(runs, content, padding, offset)) }
+    }
+
     @Test func metadataWithoutARequiredFieldIsADecodingError() throws {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(MarkerMetadata.self, from: Data(#"{"width": 1, "height": 1, "variant": "default"}"#.utf8))

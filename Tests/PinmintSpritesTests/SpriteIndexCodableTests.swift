@@ -31,7 +31,7 @@ struct SpriteIndexCodableTests {
         #expect(decoded.first { $0.id == "tags/price-tag" }?.metadata.textFitHeight == .proportional)
     }
 
-    @Test func anEntryOutsideAnIndexOrWithAnUnknownTextFitIsADecodingError() throws {
+    @Test func anEntryOutsideAnIndexOrOfTheWrongShapeIsADecodingError() throws {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(SpriteSheet.Entry.self, from: Data(#"{"x": 0, "y": 0, "width": 1, "height": 1, "pixelRatio": 1}"#.utf8))
         }
@@ -40,6 +40,12 @@ struct SpriteIndexCodableTests {
         }
         #expect(throws: DecodingError.self) {
             try SpriteSheet.decodeIndex(Data(#"{"a": {"x": 0, "y": 0, "width": 1, "pixelRatio": 1}}"#.utf8))
+        }
+        // Shapes that would trap later (indexJSON and offsetBy index runs and boxes).
+        for field in [#""content": [1, 2, 3]"#, #""stretchX": [[1]]"#, #""stretchY": [[1, 2, 3]]"#] {
+            #expect(throws: DecodingError.self, "\(field)") {
+                try SpriteSheet.decodeIndex(Data(#"{"a": {"x": 0, "y": 0, "width": 1, "height": 1, "pixelRatio": 1, \#(field)}}"#.utf8))
+            }
         }
     }
 }
