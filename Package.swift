@@ -110,7 +110,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PinmintMarkersTests",
-            dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG", "PinmintDiff", "PinmintTesting"]),
+            dependencies: ["PinmintMarkers", "PinmintRaster", "PinmintGeometry", "PinmintPNG", "PinmintDiff", "PinmintTesting",
+                           "PinmintSVG", "PinmintText", "PinmintSprites"]),
         .testTarget(name: "PinmintSpritesTests",
                     dependencies: ["PinmintSprites", "PinmintMarkers", "PinmintSVG", "PinmintPNG", "PinmintRaster"]),
         // Resources/ (image pairs and pixelmatch's counts for them) is read from disk by path.

@@ -39,7 +39,7 @@ extension BenchScene {
     /// Draws every operation onto `canvas` (which is not cleared) at `scale`,
     /// building each path into `path`.
     func draw(on canvas: Canvas, scale: Double, path: inout Path) throws {
-        let transform = PinmintGeometry.AffineTransform.scale(scale)
+        let transform = AffineMap.scale(scale)
         for operation in operations {
             path.removeAll()
             operation.build(&path)

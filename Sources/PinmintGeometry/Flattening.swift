@@ -113,7 +113,7 @@ extension Path {
     /// The segment count of each curve follows Wang's formula (Wang, Sederberg
     /// et al., "Computer Aided Geometric Design"), so it adapts to the curve's
     /// device-space size and @3x is as smooth as @1x.
-    public func flatten(transform: AffineTransform = .identity,
+    public func flatten(transform: AffineMap = .identity,
                         tolerance: Double = defaultFlatteningTolerance, centred: Bool = false,
                         into output: inout Polylines) {
         output.removeAll()
@@ -133,7 +133,7 @@ extension Path {
     /// segments, often straight ones). For fills; strokes offset the chords.
     ///
     /// Stops, setting `output.reachedPointLimit`, before it would pass `output.maximumPointCount`.
-    public func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool = false,
+    public func appendFlattened(transform: AffineMap, tolerance: Double, centred: Bool = false,
                                 into output: inout Polylines) {
         appendFlattened(transform: transform, tolerance: tolerance, centred: centred, into: &output, tangents: nil)
     }
@@ -141,7 +141,7 @@ extension Path {
     /// As `appendFlattened` (plain chords), also recording the path's
     /// direction at every vertex into `tangents`, index for index with
     /// `output.points`: what dash ends that fall inside a chord are turned by.
-    func appendFlattened(transform: AffineTransform, tolerance: Double, into output: inout Polylines,
+    func appendFlattened(transform: AffineMap, tolerance: Double, into output: inout Polylines,
                                 tangents: inout VertexTangents) {
         withUnsafeMutablePointer(to: &tangents) { tangents in
             appendFlattened(transform: transform, tolerance: tolerance, centred: false, into: &output, tangents: tangents)
@@ -151,7 +151,7 @@ extension Path {
     /// The flattening itself; with `tangents` nil (fills) the recording
     /// folds away: one copy of the loop serves both.
     @inline(__always)
-    private func appendFlattened(transform: AffineTransform, tolerance: Double, centred: Bool,
+    private func appendFlattened(transform: AffineMap, tolerance: Double, centred: Bool,
                                  into output: inout Polylines, tangents: UnsafeMutablePointer<VertexTangents>?) {
         defer { tangents?.pointee.pad(to: output.points.count) }
         let tolerance = max(tolerance, 1e-6)

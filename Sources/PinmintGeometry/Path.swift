@@ -137,7 +137,7 @@ public struct Path: Hashable, Sendable {
     }
 
     /// The path with every point mapped through `transform`.
-    public func transformed(by transform: AffineTransform) -> Path {
+    public func transformed(by transform: AffineMap) -> Path {
         if transform.isIdentity { return self }
         var result = Path()
         result.elements.reserveCapacity(elements.count)

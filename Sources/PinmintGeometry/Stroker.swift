@@ -74,7 +74,7 @@ public struct Stroker: Sendable {
         /// Segments shorter than this (user space) are dropped as degenerate.
         var minimumSegmentLength = 1e-9
         /// Where the outline goes: user space to device space.
-        var transform = AffineTransform.identity
+        var transform = AffineMap.identity
     }
 
     /// A stroker with empty scratch buffers; they grow on first use and are kept.
@@ -92,7 +92,7 @@ public struct Stroker: Sendable {
     /// coordinate. `tolerance` is clamped to at least 1e-6 device pixels.
     /// Stops early, setting `output.reachedPointLimit`, once the outline
     /// would pass `output.maximumPointCount` points (see `Polylines`).
-    public mutating func stroke(_ path: Path, style: StrokeStyle, transform: AffineTransform,
+    public mutating func stroke(_ path: Path, style: StrokeStyle, transform: AffineMap,
                                 tolerance: Double, into output: inout Polylines) {
         guard style.width > 0, style.width.isFinite, transform.isFinite, path.isFinite else { return }
         let scale = transform.maximumScale

@@ -10,14 +10,14 @@ import PinmintRaster
 enum ImageResampling {
     /// `image` itself, or when `transform` shrinks it below 3/4, a copy
     /// averaged down to about the drawn size.
-    static func prepared(_ image: Image, drawnWith transform: AffineTransform) -> Image {
+    static func prepared(_ image: Image, drawnWith transform: AffineMap) -> Image {
         let (width, height) = drawnSize(image, drawnWith: transform)
         guard width * 4 < image.width * 3 || height * 4 < image.height * 3 else { return image }
         return areaAverage(image, width: min(width, image.width), height: min(height, image.height))
     }
 
     /// The size in device pixels `image` takes when drawn with `transform`.
-    static func drawnSize(_ image: Image, drawnWith transform: AffineTransform) -> (width: Int, height: Int) {
+    static func drawnSize(_ image: Image, drawnWith transform: AffineMap) -> (width: Int, height: Int) {
         let scaleX = (transform.a * transform.a + transform.b * transform.b).squareRoot()
         let scaleY = (transform.c * transform.c + transform.d * transform.d).squareRoot()
         return (max(1, Int((Double(image.width) * scaleX).rounded(.up))), max(1, Int((Double(image.height) * scaleY).rounded(.up))))

@@ -177,7 +177,7 @@ extension MarkerLayout {
                 // meet (a cup and its handle sharing an edge) as `pinmint render` does.
                 try svg.renderResolvingConflation(on: canvas, transform: fit, opacity: opacity)
             case .path(let path, let viewBox):
-                let fit = AffineTransform.translation(-viewBox.minX, -viewBox.minY)
+                let fit = AffineMap.translation(-viewBox.minX, -viewBox.minY)
                     .concatenating(MarkerLayout.fit(viewBox.size, into: node.frame, mode: .fit))
                 let color = icon.color ?? MarkerLayout.contrastingColor(on: background)
                 try canvas.fill(path, paint: .solid(color), transform: fit, opacity: opacity)
@@ -210,23 +210,23 @@ extension MarkerLayout {
             let transform = MarkerLayout.fit(Size(Double(image.width), Double(image.height)), into: frame, mode: fit)
             let file: String? = if case .file(let path) = source { path } else { nil }
             let prepared = renderer.prepared(image, file: file, drawnWith: transform)
-            let scaleBack = AffineTransform.scale(Double(image.width) / Double(prepared.width),
+            let scaleBack = AffineMap.scale(Double(image.width) / Double(prepared.width),
                                                   Double(image.height) / Double(prepared.height))
             return .image(ImagePattern(image: prepared, transform: scaleBack.concatenating(transform)))
         }
     }
 
     /// Maps a `size` box at the origin into `frame`.
-    static func fit(_ size: Size, into frame: Rect, mode: PictureFit) -> AffineTransform {
+    static func fit(_ size: Size, into frame: Rect, mode: PictureFit) -> AffineMap {
         guard size.width > 0, size.height > 0 else { return .translation(frame.minX, frame.minY) }
         let sx = frame.width / size.width, sy = frame.height / size.height
         switch mode {
         case .stretch:
-            return AffineTransform.scale(sx, sy).concatenating(.translation(frame.minX, frame.minY))
+            return AffineMap.scale(sx, sy).concatenating(.translation(frame.minX, frame.minY))
         case .fill, .fit:
             let k = mode == .fill ? max(sx, sy) : min(sx, sy)
             let x = frame.minX + (frame.width - size.width * k) / 2, y = frame.minY + (frame.height - size.height * k) / 2
-            return AffineTransform.scale(k, k).concatenating(.translation(x, y))
+            return AffineMap.scale(k, k).concatenating(.translation(x, y))
         }
     }
 

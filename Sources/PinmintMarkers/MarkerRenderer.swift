@@ -159,7 +159,7 @@ public final class MarkerRenderer {
 
     /// `image` (from `file`) ready to be drawn with `transform`: shrunk
     /// first when drawn small (see `ImageResampling`), kept for next time.
-    func prepared(_ image: Image, file: String?, drawnWith transform: AffineTransform) -> Image {
+    func prepared(_ image: Image, file: String?, drawnWith transform: AffineMap) -> Image {
         guard let file else { return ImageResampling.prepared(image, drawnWith: transform) }
         let size = ImageResampling.drawnSize(image, drawnWith: transform)
         let key = "\(size.width)x\(size.height)|\(file)"

@@ -248,5 +248,3 @@ public struct IconPart: Sendable {
     public init(source: Source) { self.source = source }
 }
 
-/// Foundation has an AffineTransform too; in this module the name means ours.
-typealias AffineTransform = PinmintGeometry.AffineTransform

@@ -66,7 +66,7 @@ extension Shape {
         case .ellipse:
             path.addEllipse(in: frame)
         case .path(let data, let viewBox):
-            let transform = AffineTransform.translation(-viewBox.minX, -viewBox.minY)
+            let transform = AffineMap.translation(-viewBox.minX, -viewBox.minY)
                 .concatenating(.scale(frame.width / viewBox.width, frame.height / viewBox.height))
                 .concatenating(.translation(frame.minX, frame.minY))
             path = data.transformed(by: transform)
@@ -145,7 +145,7 @@ struct BubbleGeometry: Hashable {
     /// The tip's x (whole points, then whole pixels), and the middle of the arrow's base (kept clear of the corners).
     var tipX: Double, baseX: Double
     /// Local → device: the arrow turned to its side.
-    var toDevice: AffineTransform
+    var toDevice: AffineMap
 
     /// Nil for no arrow (the bubble is then a rounded rectangle).
     init?(body: Rect, radius: Double, arrow: Shape.Arrow?, scale: Double) {
@@ -161,9 +161,9 @@ struct BubbleGeometry: Hashable {
         baseX = min(max(tipX, r + halfWidth), w - r - halfWidth)
         switch arrow.side {
         case .bottom: toDevice = .translation(body.minX, body.minY)
-        case .top: toDevice = AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: body.minX, ty: body.maxY)
-        case .right: toDevice = AffineTransform(a: 0, b: 1, c: 1, d: 0, tx: body.minX, ty: body.minY)
-        case .left: toDevice = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: body.maxX, ty: body.minY)
+        case .top: toDevice = AffineMap(a: 1, b: 0, c: 0, d: -1, tx: body.minX, ty: body.maxY)
+        case .right: toDevice = AffineMap(a: 0, b: 1, c: 1, d: 0, tx: body.minX, ty: body.minY)
+        case .left: toDevice = AffineMap(a: 0, b: 1, c: -1, d: 0, tx: body.maxX, ty: body.minY)
         }
     }
 

@@ -156,7 +156,7 @@ extension Canvas {
     /// a drawing 16 times larger goes out of range (a shadow's extent, a
     /// coordinate); the canvas then holds the drawing as composited in turn.
     @discardableResult
-    public func drawResolvingConflation(_ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) -> Bool {
+    public func drawResolvingConflation(_ draw: (Canvas, AffineMap) throws(RasterError) -> Void) throws(RasterError) -> Bool {
         guard clips.isEmpty, layers.count == 1, census == nil else {
             throw .unbalanced("drawResolvingConflation needs a canvas without open clips, layers or another such drawing")
         }
@@ -214,7 +214,7 @@ extension Canvas {
                 }
             }
             do {
-                try draw(fine, AffineTransform.translation(Double(-box.x0), Double(-box.y0)).concatenating(.scale(Double(factor))))
+                try draw(fine, AffineMap.translation(Double(-box.x0), Double(-box.y0)).concatenating(.scale(Double(factor))))
             } catch .outOfRange {
                 // Past the work limit, or 16 times larger than a shadow or a coordinate may be.
                 chargeUpToLimit(redrawingWork + fine.work)
@@ -261,7 +261,7 @@ extension Canvas {
     /// whether the group's shared pixels were redrawn.
     @discardableResult
     public func drawGroupResolvingConflation(within bounds: Rect? = nil, opacity: Double = 1,
-                                             _ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws(RasterError) -> Bool {
+                                             _ draw: (Canvas, AffineMap) throws(RasterError) -> Void) throws(RasterError) -> Bool {
         guard opacity.isFinite else { throw .nonFinite("group opacity") }
         try checkRoomForLayer()
         guard opacity > 0 else { return false }
@@ -288,7 +288,7 @@ extension Canvas {
         let compositeWork = (box.x1 - box.x0) * (box.y1 - box.y0) * Canvas.compositeWorkPerPixel
         let (left, overflow) = workLimit.subtractingReportingOverflow(work)
         group.workLimit = overflow ? Int.min : left - min(compositeWork, max(0, left))
-        let origin = AffineTransform.translation(Double(-box.x0), Double(-box.y0))
+        let origin = AffineMap.translation(Double(-box.x0), Double(-box.y0))
         let resolved: Bool
         do {
             resolved = try group.drawResolvingConflation { (target, device) throws(RasterError) in

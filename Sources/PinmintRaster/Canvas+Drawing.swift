@@ -14,7 +14,7 @@ extension Canvas {
     /// (`maximumDeviceCoordinate`) or a shadow reaching beyond
     /// `maximumShadowExtent`; nothing is drawn then.
     public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero,
-                     transform: AffineTransform = .identity, opacity: Double = 1,
+                     transform: AffineMap = .identity, opacity: Double = 1,
                      blend: BlendMode = .sourceOver, shadow: Shadow? = nil) throws(RasterError) {
         try Canvas.validate(path: path, transform: transform, opacity: opacity)
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
@@ -26,7 +26,7 @@ extension Canvas {
     /// `popClip()`. Clips nest: each one intersects the current clip. Edges
     /// are anti-aliased: a pixel half inside the clip gets half of what is drawn.
     public func pushClip(_ path: Path, rule: FillRule = .nonZero,
-                         transform: AffineTransform = .identity) throws(RasterError) {
+                         transform: AffineMap = .identity) throws(RasterError) {
         try Canvas.validate(path: path, transform: transform, opacity: 1)
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
         try Canvas.validate(device: polylines)
@@ -160,7 +160,7 @@ extension Canvas {
 
     // MARK: Shared drawing path
 
-    static func validate(path: Path, transform: AffineTransform, opacity: Double) throws(RasterError) {
+    static func validate(path: Path, transform: AffineMap, opacity: Double) throws(RasterError) {
         guard path.isFinite else { throw .nonFinite("path coordinates") }
         guard transform.isFinite else { throw .nonFinite("transform") }
         guard opacity.isFinite else { throw .nonFinite("opacity") }
@@ -232,7 +232,7 @@ extension Canvas {
     }
 
     /// Composites the shape now held in `polylines` (device space).
-    func drawPolylines(rule: FillRule, paint: Paint, transform: AffineTransform, opacity: Double,
+    func drawPolylines(rule: FillRule, paint: Paint, transform: AffineMap, opacity: Double,
                        blend: BlendMode, shadow: Shadow?) throws(RasterError) {
         let bounds = drawableBounds
         // The points were flattened or stroked, and are validated and turned

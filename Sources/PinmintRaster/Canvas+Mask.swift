@@ -236,7 +236,7 @@ extension Canvas {
     /// NaN or infinite coordinates; a mask has at most `Canvas.maximumSide`
     /// pixels a side (larger shapes give an empty mask: fill them instead).
     public func makeCoverageMask(_ path: Path, rule: FillRule = .nonZero,
-                                 transform: AffineTransform = .identity) throws(RasterError) -> CoverageMask {
+                                 transform: AffineMap = .identity) throws(RasterError) -> CoverageMask {
         try Canvas.validate(path: path, transform: transform, opacity: 1)
         path.flatten(transform: transform, tolerance: fillFlatteningTolerance, centred: true, into: &polylines)
         try Canvas.validate(device: polylines)

@@ -18,7 +18,7 @@ extension Canvas {
     public static let maximumShadowExtent = Double(1 << 20)
 
     /// Draws the shadow of the shape held in `polylines` (device space).
-    func drawShadow(_ shadow: Shadow, rule: FillRule, transform: AffineTransform, opacity: Double) throws(RasterError) {
+    func drawShadow(_ shadow: Shadow, rule: FillRule, transform: AffineMap, opacity: Double) throws(RasterError) {
         guard shadow.offset.isFinite, shadow.blurRadius.isFinite else { throw .nonFinite("shadow") }
         let color = Canvas.premultipliedFloat(shadow.color, opacity: opacity)
         guard color.w > 0, let shapeBounds = Canvas.deviceBounds(of: polylines) else { return }

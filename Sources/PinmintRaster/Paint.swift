@@ -35,11 +35,11 @@ public struct LinearGradient: Hashable, Sendable {
     public var spread: SpreadMethod
     /// Gradient space to user space (SVG's gradientTransform, and the
     /// bounding box for objectBoundingBox units).
-    public var transform: AffineTransform
+    public var transform: AffineMap
     /// A linear gradient. When `start` equals `end` (after the transform),
     /// the last stop's colour fills the shape; no stops paint transparent.
     public init(start: Point, end: Point, stops: [GradientStop], spread: SpreadMethod = .pad,
-                transform: AffineTransform = .identity) {
+                transform: AffineMap = .identity) {
         self.start = start; self.end = end; self.stops = stops; self.spread = spread; self.transform = transform
     }
 }
@@ -61,11 +61,11 @@ public struct RadialGradient: Hashable, Sendable {
     /// What is painted beyond the end circle. Default `.pad`.
     public var spread: SpreadMethod
     /// Gradient space to user space.
-    public var transform: AffineTransform
+    public var transform: AffineMap
     /// A radial gradient; `focus` nil puts the focal point at `center`.
     /// Non-finite geometry is refused when drawn (`RasterError.nonFinite`).
     public init(center: Point, radius: Double, focus: Point? = nil, stops: [GradientStop],
-                spread: SpreadMethod = .pad, transform: AffineTransform = .identity) {
+                spread: SpreadMethod = .pad, transform: AffineMap = .identity) {
         self.center = center; self.radius = radius; self.focus = focus ?? center
         self.stops = stops; self.spread = spread; self.transform = transform
     }
@@ -76,14 +76,14 @@ public struct ImagePattern: Sendable {
     /// The pixels, premultiplied 16-bit (an `Image`); an empty image paints nothing.
     public var image: Image
     /// Image space (pixels of `image`, origin at its top-left corner) to user space.
-    public var transform: AffineTransform
+    public var transform: AffineMap
     /// Tile the image in both directions; when false, the image's edge pixels
     /// are not extended: outside the image the paint is transparent.
     public var repeats: Bool
     /// A pattern drawing `image` once (or tiled, with `repeats`) with its
     /// pixel grid mapped to user space by `transform`; a transform that is
     /// not invertible paints nothing.
-    public init(image: Image, transform: AffineTransform = .identity, repeats: Bool = false) {
+    public init(image: Image, transform: AffineMap = .identity, repeats: Bool = false) {
         self.image = image; self.transform = transform; self.repeats = repeats
     }
 }

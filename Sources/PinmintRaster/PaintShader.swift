@@ -29,7 +29,7 @@ struct PaintShader {
         }
     }
 
-    init(_ paint: Paint, transform: AffineTransform, opacity: Double) throws(RasterError) {
+    init(_ paint: Paint, transform: AffineMap, opacity: Double) throws(RasterError) {
         switch paint {
         case .solid(let color):
             kind = .solid(Canvas.premultipliedFloat(color, opacity: opacity))
@@ -135,7 +135,7 @@ struct GradientRamp {
 }
 
 struct LinearShading {
-    let inverse: AffineTransform
+    let inverse: AffineMap
     let start: Point
     /// The gradient vector divided by its squared length, so t = (p - start) · direction.
     let direction: Point
@@ -150,13 +150,13 @@ struct LinearShading {
 }
 
 struct RadialShading {
-    let inverse: AffineTransform
+    let inverse: AffineMap
     let center: Point
     let radius: Double
     let focus: Point
     let ramp: GradientRamp
 
-    init(inverse: AffineTransform, center: Point, radius: Double, focus: Point, ramp: GradientRamp) {
+    init(inverse: AffineMap, center: Point, radius: Double, focus: Point, ramp: GradientRamp) {
         self.inverse = inverse; self.center = center; self.radius = radius; self.ramp = ramp
         // SVG 1.1: a focal point outside the end circle moves onto it (just inside, to stay well defined).
         let offset = focus - center
@@ -181,7 +181,7 @@ struct RadialShading {
 }
 
 struct ImageShading {
-    let inverse: AffineTransform
+    let inverse: AffineMap
     let image: Image
     let repeats: Bool
     let opacity: Float

@@ -52,7 +52,7 @@ struct SVGBuilder {
         return value
     }
 
-    func transform(_ element: SVGElement, _ attribute: String = "transform") throws(SVGError) -> AffineTransform {
+    func transform(_ element: SVGElement, _ attribute: String = "transform") throws(SVGError) -> AffineMap {
         guard let text = element[attribute] else { return .identity }
         return try parse(element, attribute) { () throws(SVGProblem) in try SVGTransformParser.parse(text) }
     }

@@ -1,4 +1,4 @@
-import Foundation  // Foundation has an AffineTransform too: ours is spelt in full here.
+import Foundation
 import PinmintGeometry
 import PinmintRaster
 
@@ -28,7 +28,7 @@ public struct SVGDocument: Sendable {
     /// The file name used in error messages.
     let file: String?
     /// The viewBox-to-viewport mapping of `preserveAspectRatio`.
-    let viewBoxTransform: PinmintGeometry.AffineTransform
+    let viewBoxTransform: AffineMap
     let root: SVGRenderNode
 
     /// Reads a document from the bytes of an SVG file. `file` names it in
@@ -169,7 +169,7 @@ struct SVGAspectRatio {
     }
 
     /// The viewBox-to-viewport transform (SVG 1.1 7.8).
-    func transform(from viewBox: Rect, toWidth width: Double, height: Double) -> PinmintGeometry.AffineTransform {
+    func transform(from viewBox: Rect, toWidth width: Double, height: Double) -> AffineMap {
         var scaleX = width / viewBox.width, scaleY = height / viewBox.height
         var translateX = 0.0, translateY = 0.0
         if let alignX, let alignY {
@@ -178,7 +178,7 @@ struct SVGAspectRatio {
             translateX = (width - viewBox.width * uniform) * alignX
             translateY = (height - viewBox.height * uniform) * alignY
         }
-        return PinmintGeometry.AffineTransform.translation(-viewBox.minX, -viewBox.minY)
+        return AffineMap.translation(-viewBox.minX, -viewBox.minY)
             .concatenating(.scale(scaleX, scaleY))
             .concatenating(.translation(translateX, translateY))
     }

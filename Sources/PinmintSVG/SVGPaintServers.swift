@@ -93,12 +93,12 @@ extension SVGBuilder {
             }
             spread = method
         }
-        var transform = AffineTransform.identity
+        var transform = AffineMap.identity
         if let (element, _) = lookup("gradientTransform") { transform = try self.transform(element, "gradientTransform") }
         if !userSpace {
             // Bounding-box units on a shape with no width or height paint nothing (SVG 1.1 13.2.2).
             guard let bounds, bounds.width > 0, bounds.height > 0 else { return nil }
-            transform = transform.concatenating(AffineTransform(a: bounds.width, b: 0, c: 0, d: bounds.height,
+            transform = transform.concatenating(AffineMap(a: bounds.width, b: 0, c: 0, d: bounds.height,
                                                                 tx: bounds.minX, ty: bounds.minY))
         }
         /// A coordinate: a fraction of the box in bounding-box units, else a user-space length.
@@ -179,7 +179,7 @@ extension SVGBuilder {
             guard let bounds, bounds.width > 0, bounds.height > 0 else {
                 return SVGRenderClip(path: Path(), rule: .nonZero)
             }
-            outer = outer.concatenating(AffineTransform(a: bounds.width, b: 0, c: 0, d: bounds.height,
+            outer = outer.concatenating(AffineMap(a: bounds.width, b: 0, c: 0, d: bounds.height,
                                                         tx: bounds.minX, ty: bounds.minY))
         case let units:
             throw error(clipPath, "clipPathUnits", "expected userSpaceOnUse or objectBoundingBox, found '\(units)'")

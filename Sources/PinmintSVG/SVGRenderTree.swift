@@ -11,7 +11,7 @@ struct SVGRenderNode: Sendable {
     }
     var content: Content
     /// The element's `transform`: its user space to its parent's.
-    var transform: AffineTransform
+    var transform: AffineMap
     /// 0...1; below 1 a group (or a shape with both fill and stroke) is drawn in a layer.
     var opacity: Double
     /// Applied in the element's user space (after `transform`).

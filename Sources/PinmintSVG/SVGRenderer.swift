@@ -22,7 +22,7 @@ extension SVGDocument {
     /// after another, as in every coverage-based renderer;
     /// `renderResolvingConflation(on:transform:opacity:)` and
     /// `render(scale:)` also resolve the pixels where they meet.
-    public func render(on canvas: Canvas, transform: AffineTransform) throws(SVGError) {
+    public func render(on canvas: Canvas, transform: AffineMap) throws(SVGError) {
         guard transform.isFinite, transform.determinant != 0 else {
             throw SVGError(file: file, problem: "the transform must be finite and invertible")
         }
@@ -46,7 +46,7 @@ extension SVGDocument {
     /// outside its viewport is cut, as a standalone SVG's viewport cuts it.
     /// Throws as `render(on:transform:)`, and for a non-finite opacity; the
     /// canvas's clip and layer stacks are as before either way.
-    public func renderResolvingConflation(on canvas: Canvas, transform: AffineTransform,
+    public func renderResolvingConflation(on canvas: Canvas, transform: AffineMap,
                                           opacity: Double = 1) throws(SVGError) {
         guard transform.isFinite, transform.determinant != 0 else {
             throw SVGError(file: file, problem: "the transform must be finite and invertible")
@@ -136,7 +136,7 @@ extension SVGDocument {
     /// the box of its points (a curve stays inside its control points' box)
     /// widened by what a stroke (a miter or a square cap reaching out) and a
     /// shadow (its offset and blur) add, and a pixel for rounding.
-    static func mayTouch(_ canvas: Canvas, _ shape: SVGRenderShape, transform: AffineTransform, shadow: Shadow?) -> Bool {
+    static func mayTouch(_ canvas: Canvas, _ shape: SVGRenderShape, transform: AffineMap, shadow: Shadow?) -> Bool {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var finite = true
         func include(_ point: Point) {
@@ -169,7 +169,7 @@ extension SVGDocument {
             && maxY + margin > 0 && minY - margin < Double(canvas.height)
     }
 
-    private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineTransform,
+    private func draw(_ node: SVGRenderNode, on canvas: Canvas, transform parent: AffineMap,
                       inheritedShadow: Shadow?) throws(RasterError) {
         let transform = node.transform.concatenating(parent)
         // A clipped group is drawn unclipped into a layer and the layer is

@@ -5,9 +5,9 @@ import PinmintGeometry
 /// The list composes right to left: in `translate(10) scale(2)` the scale
 /// applies to the shape first (SVG 1.1 section 7.6).
 package enum SVGTransformParser {
-    package static func parse(_ text: String) throws(SVGProblem) -> AffineTransform {
+    package static func parse(_ text: String) throws(SVGProblem) -> AffineMap {
         var scanner = SVGScanner(text)
-        var result = AffineTransform.identity
+        var result = AffineMap.identity
         scanner.skipSeparator()
         while !scanner.isAtEnd {
             let nameOffset = scanner.index
@@ -33,7 +33,7 @@ package enum SVGTransformParser {
     }
 
     private static func function(_ name: String, _ arguments: [Double], offset: Int)
-        throws(SVGProblem) -> AffineTransform {
+        throws(SVGProblem) -> AffineMap {
         func require(_ counts: Set<Int>) throws(SVGProblem) {
             guard counts.contains(arguments.count) else {
                 let allowed = counts.sorted().map(String.init).joined(separator: " or ")
@@ -44,7 +44,7 @@ package enum SVGTransformParser {
         switch name {
         case "matrix":
             try require([6])
-            return AffineTransform(a: arguments[0], b: arguments[1], c: arguments[2], d: arguments[3],
+            return AffineMap(a: arguments[0], b: arguments[1], c: arguments[2], d: arguments[3],
                                    tx: arguments[4], ty: arguments[5])
         case "translate":
             try require([1, 2])
@@ -54,9 +54,9 @@ package enum SVGTransformParser {
             return .scale(arguments[0], arguments.count > 1 ? arguments[1] : arguments[0])
         case "rotate":
             try require([1, 3])
-            let rotation = AffineTransform.rotation(radians(arguments[0]))
+            let rotation = AffineMap.rotation(radians(arguments[0]))
             guard arguments.count == 3 else { return rotation }
-            return AffineTransform.translation(-arguments[1], -arguments[2])
+            return AffineMap.translation(-arguments[1], -arguments[2])
                 .concatenating(rotation).concatenating(.translation(arguments[1], arguments[2]))
         case "skewX":
             try require([1])

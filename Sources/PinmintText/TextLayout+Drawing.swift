@@ -108,12 +108,12 @@ extension TextLayout {
         guard image.width > 0, image.height > 0 else { return }
         var frame = Path()
         frame.addRect(Rect(x: x, y: y, width: Double(image.width) * scale, height: Double(image.height) * scale))
-        let placement = AffineTransform.scale(scale, scale).concatenating(.translation(x, y))
+        let placement = AffineMap.scale(scale, scale).concatenating(.translation(x, y))
         try canvas.fill(frame, paint: .image(ImagePattern(image: image, transform: placement)), opacity: opacity)
     }
 
     private func forEachGlyph(left: Double, top: Double,
-                              _ body: (GlyphOutline, AffineTransform) throws(RasterError) -> Void) throws(RasterError) {
+                              _ body: (GlyphOutline, AffineMap) throws(RasterError) -> Void) throws(RasterError) {
         for line in lines {
             for glyph in line.glyphs where !glyph.outline.path.isEmpty {
                 try body(glyph.outline, .translation(left + line.x + glyph.x, top + line.baseline))

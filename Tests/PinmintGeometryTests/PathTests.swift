@@ -286,20 +286,20 @@ struct ShapeAndBoundsTests {
 
 // MARK: - Transforms
 
-@Suite("AffineTransform")
+@Suite("AffineMap")
 struct AffineTransformTests {
-    static let invertible: [AffineTransform] = [
+    static let invertible: [AffineMap] = [
         .identity,
         .translation(10, -20),
         .scale(2, 0.5),
         .rotation(0.7),
         .skew(0.3, -0.2),
-        AffineTransform(a: 2, b: 1, c: -3, d: 4, tx: 5, ty: -6),
-        AffineTransform.rotation(1).concatenating(.scale(3, 0.25)).concatenating(.translation(7, 8)),
+        AffineMap(a: 2, b: 1, c: -3, d: 4, tx: 5, ty: -6),
+        AffineMap.rotation(1).concatenating(.scale(3, 0.25)).concatenating(.translation(7, 8)),
     ]
 
     @Test("a transform times its inverse is the identity", arguments: invertible)
-    func inverse(_ transform: AffineTransform) throws {
+    func inverse(_ transform: AffineMap) throws {
         let inverse = try #require(transform.inverted())
         for point in [Point(0, 0), Point(1, 0), Point(0, 1), Point(-3.5, 12)] {
             #expect(isClose(inverse.apply(transform.apply(point)), point, 1e-12))
@@ -314,41 +314,41 @@ struct AffineTransformTests {
 
     @Test("singular and non-finite transforms have no inverse")
     func singular() {
-        #expect(AffineTransform.scale(0, 1).inverted() == nil)
-        #expect(AffineTransform(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0).inverted() == nil)
-        #expect(AffineTransform(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0).inverted() == nil)
+        #expect(AffineMap.scale(0, 1).inverted() == nil)
+        #expect(AffineMap(a: 1, b: 2, c: 2, d: 4, tx: 0, ty: 0).inverted() == nil)
+        #expect(AffineMap(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0).inverted() == nil)
     }
 
     @Test("concatenating applies self first; prepending applies the argument first")
     func order() {
-        let translate = AffineTransform.translation(10, 0), scale = AffineTransform.scale(2)
+        let translate = AffineMap.translation(10, 0), scale = AffineMap.scale(2)
         #expect(translate.concatenating(scale).apply(Point(1, 1)) == Point(22, 2))
         #expect(scale.concatenating(translate).apply(Point(1, 1)) == Point(12, 2))
         #expect(translate.prepending(scale).apply(Point(1, 1)) == Point(12, 2))
         // translatedBy etc. apply the new operation first, as CoreGraphics does.
-        #expect(AffineTransform.scale(2).translatedBy(10, 0).apply(Point(1, 1)) == Point(22, 2))
-        #expect(AffineTransform.translation(10, 0).scaledBy(2, 3).apply(Point(1, 1)) == Point(12, 3))
+        #expect(AffineMap.scale(2).translatedBy(10, 0).apply(Point(1, 1)) == Point(22, 2))
+        #expect(AffineMap.translation(10, 0).scaledBy(2, 3).apply(Point(1, 1)) == Point(12, 3))
     }
 
     @Test("rotation turns clockwise on screen; skew follows SVG")
     func rotationAndSkew() {
-        #expect(isClose(AffineTransform.rotation(.pi / 2).apply(Point(1, 0)), Point(0, 1), 1e-15))
-        #expect(isClose(AffineTransform.rotation(.pi / 2).apply(Point(0, 1)), Point(-1, 0), 1e-15))
-        #expect(isClose(AffineTransform.identity.rotatedBy(.pi).apply(Point(2, 3)), Point(-2, -3), 1e-15))
+        #expect(isClose(AffineMap.rotation(.pi / 2).apply(Point(1, 0)), Point(0, 1), 1e-15))
+        #expect(isClose(AffineMap.rotation(.pi / 2).apply(Point(0, 1)), Point(-1, 0), 1e-15))
+        #expect(isClose(AffineMap.identity.rotatedBy(.pi).apply(Point(2, 3)), Point(-2, -3), 1e-15))
         // skewX(45°): x += y; skewY(45°): y += x.
-        #expect(isClose(AffineTransform.skew(.pi / 4, 0).apply(Point(0, 1)), Point(1, 1), 1e-15))
-        #expect(isClose(AffineTransform.skew(0, .pi / 4).apply(Point(1, 0)), Point(1, 1), 1e-15))
-        #expect(AffineTransform.translation(5, 5).applyToVector(Point(1, 2)) == Point(1, 2))
+        #expect(isClose(AffineMap.skew(.pi / 4, 0).apply(Point(0, 1)), Point(1, 1), 1e-15))
+        #expect(isClose(AffineMap.skew(0, .pi / 4).apply(Point(1, 0)), Point(1, 1), 1e-15))
+        #expect(AffineMap.translation(5, 5).applyToVector(Point(1, 2)) == Point(1, 2))
     }
 
     @Test("maximum scale is the larger singular value", arguments: [
-        (AffineTransform.scale(2, 3), 3.0),
-        (AffineTransform.rotation(0.4).concatenating(.scale(2)), 2.0),
-        (AffineTransform.scale(-4, 1), 4.0),
-        (AffineTransform.skew(.pi / 4, 0), (1 + 5.0.squareRoot()) / 2),  // [[1 1][0 1]]: golden ratio
-        (AffineTransform.translation(100, 100), 1.0),
+        (AffineMap.scale(2, 3), 3.0),
+        (AffineMap.rotation(0.4).concatenating(.scale(2)), 2.0),
+        (AffineMap.scale(-4, 1), 4.0),
+        (AffineMap.skew(.pi / 4, 0), (1 + 5.0.squareRoot()) / 2),  // [[1 1][0 1]]: golden ratio
+        (AffineMap.translation(100, 100), 1.0),
     ])
-    func maximumScale(_ transform: AffineTransform, _ expected: Double) {
+    func maximumScale(_ transform: AffineMap, _ expected: Double) {
         #expect(isClose(transform.maximumScale, expected, 1e-12))
     }
 }
@@ -363,13 +363,13 @@ struct EllipticalArcTests {
     func rotatedEllipse(_ largeArc: Bool, _ sweepFlag: Bool, _ expectedSweep: Double) throws {
         // An ellipse centred at (20, 10), radii 10 and 5, turned 30°: from its
         // angle 0 to its angle 90°.
-        let centre = Point(20, 10), rotation = AffineTransform.rotation(.pi / 6)
+        let centre = Point(20, 10), rotation = AffineMap.rotation(.pi / 6)
         let start = centre + rotation.apply(Point(10, 0)), end = centre + rotation.apply(Point(0, 5))
         var path = Path()
         path.move(to: start)
         path.ellipticalArc(to: end, radiusX: 10, radiusY: 5, rotationDegrees: 30, largeArc: largeArc, sweep: sweepFlag)
         #expect(path.currentPoint == end)  // exactly, not just close
-        let unrotate = AffineTransform.rotation(-.pi / 6)
+        let unrotate = AffineMap.rotation(-.pi / 6)
         var previous = 0.0, total = 0.0
         for point in samples(of: path) {
             let local = unrotate.apply(point - centre)
@@ -421,7 +421,7 @@ struct FlatteningTests {
     func circleWithinTolerance(_ radius: Double, _ tolerance: Double, _ scale: Double) {
         var path = Path()
         path.addCircle(center: Point(radius * 1.5, radius * 2), radius: radius)
-        let transform = AffineTransform.scale(scale)
+        let transform = AffineMap.scale(scale)
         var polylines = Polylines()
         path.flatten(transform: transform, tolerance: tolerance, into: &polylines)
         #expect(polylines.subpaths.count == 1)

@@ -76,7 +76,7 @@ func signedArea(of polylines: Polylines, subpath index: Int) -> Double {
 
 /// Strokes `path` and checks the invariants every output must keep: every
 /// subpath closed and not degenerate, every point finite.
-func stroked(_ path: Path, _ style: StrokeStyle, transform: AffineTransform = .identity,
+func stroked(_ path: Path, _ style: StrokeStyle, transform: AffineMap = .identity,
              tolerance: Double = defaultFlatteningTolerance) -> Polylines {
     var stroker = Stroker()
     var output = Polylines()
@@ -365,7 +365,7 @@ let insideOutsideCases: [(LineCap, Point, Bool)] = [
         let style = StrokeStyle(width: 10, cap: .butt)
         let scaled = coverage(of: stroked(horizontalLine, style, transform: .scale(3)))
         #expect(isClose(scaled.area, 9000), "area \(scaled.area)")
-        let moved = AffineTransform.rotation(0.3).concatenating(.translation(50, 20))
+        let moved = AffineMap.rotation(0.3).concatenating(.translation(50, 20))
         let rotated = coverage(of: stroked(rightAngle, style, transform: moved)).area
         #expect(isClose(rotated, 2000), "area \(rotated)")
     }

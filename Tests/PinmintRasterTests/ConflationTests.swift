@@ -14,14 +14,14 @@ import Testing
     }
 
     /// Two shapes meeting along x = 10.5 (full height unless `top` says otherwise).
-    static func drawAbutting(on canvas: Canvas, transform: AffineTransform, left: Color, right: Color,
+    static func drawAbutting(on canvas: Canvas, transform: AffineMap, left: Color, right: Color,
                              top: Double = 0) throws(RasterError) {
         try canvas.fill(rect(0, top, 10.5, 20), paint: .solid(left), transform: transform)
         try canvas.fill(rect(10.5, top, 20, 20), paint: .solid(right), transform: transform)
     }
 
     static func inTurnAndResolved(background: Color = .transparent,
-                                  _ draw: (Canvas, AffineTransform) throws(RasterError) -> Void) throws -> (Canvas, Canvas) {
+                                  _ draw: (Canvas, AffineMap) throws(RasterError) -> Void) throws -> (Canvas, Canvas) {
         let inTurn = try Canvas(width: 20, height: 20), resolved = try Canvas(width: 20, height: 20)
         inTurn.clear(background); resolved.clear(background)
         try draw(inTurn, .identity)
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func redrawingStaysWithinTheWorkLimit() throws {
-        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+        func draw(_ canvas: Canvas, _ transform: AffineMap) throws(RasterError) {
             try ConflationTests.drawAbutting(on: canvas, transform: transform, left: .black, right: .black)
         }
         let (inTurn, resolved) = try ConflationTests.inTurnAndResolved(draw)
@@ -118,7 +118,7 @@ import Testing
     /// Shared pixels in more than `maximumConflationBlocks` blocks: none is redrawn.
     @Test func tooManyBlocksAreLeftAsDrawn() throws {
         // Columns of 1 px from x = 0.5: every pixel holds two edges; 38 × 38 blocks.
-        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+        func draw(_ canvas: Canvas, _ transform: AffineMap) throws(RasterError) {
             for column in 0..<300 {
                 let gray = Double(column % 7) / 7
                 try canvas.fill(ConflationTests.rect(Double(column) + 0.5, 0, Double(column) + 1.5, 300),
@@ -136,7 +136,7 @@ import Testing
     /// A shadow that is within range at this scale but not 16 times larger: not resolved, not refused.
     @Test func aShadowTooLargeToRedrawFinely() throws {
         let shadow = Shadow(color: .black, offset: Point(Canvas.maximumShadowExtent / 2, 0), blurRadius: 0)
-        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+        func draw(_ canvas: Canvas, _ transform: AffineMap) throws(RasterError) {
             try canvas.fill(ConflationTests.rect(0, 0, 10.5, 20), paint: .solid(.black), transform: transform, shadow: shadow)
             try canvas.fill(ConflationTests.rect(10.5, 0, 20, 20), paint: .solid(.black), transform: transform)
         }
@@ -234,7 +234,7 @@ import Testing
     /// but rounding: source-over composites the same colours grouped or in turn.
     @Test func aGroupWithoutSharedPixelsIsTheDrawingInTurn() throws {
         let half = Color(red: 0.8, green: 0.2, blue: 0.1, alpha: 0.5)
-        func draw(_ canvas: Canvas, _ transform: AffineTransform) throws(RasterError) {
+        func draw(_ canvas: Canvas, _ transform: AffineMap) throws(RasterError) {
             var circle = Path()
             circle.addCircle(center: Point(6.3, 7.1), radius: 4.2)
             try canvas.fill(circle, paint: .solid(half), transform: transform)

@@ -174,7 +174,7 @@ import Testing
         try MaskStampTests.background(stamped)
         try MaskStampTests.background(blended)
         let paint = try Color(parsing: color)
-        let transform = AffineTransform.translation(0.37, 0.6)
+        let transform = AffineMap.translation(0.37, 0.6)
         let mask = try stamped.makeCoverageMask(CoverageMaskTests.star(), transform: transform)
         #expect(mask.stamps != nil)
         for (x, y) in MaskStampTests.places {

@@ -111,7 +111,7 @@ struct CoverageTests {
     func overflowingCoordinatesAreRefused(_ which: Int) throws {
         let canvas = try Canvas(width: 8, height: 8)
         var path = Path()
-        var transform = AffineTransform.scale(3)
+        var transform = AffineMap.scale(3)
         switch which {
         case 0:
             path.move(to: Point(0, 0)); path.line(to: Point(1e308, 1e308)); path.line(to: Point(-1e308, 1e308)); path.close()
@@ -267,7 +267,7 @@ struct ExactClipTests {
         var clip = Path(); clip.move(to: square[0]); for p in square.dropFirst() { clip.line(to: p) }; clip.close()
         var shape = Path(); shape.move(to: triangle[0]); for p in triangle.dropFirst() { shape.line(to: p) }; shape.close()
         // Rotate the clip a little so its edges cross the triangle's at odd angles inside pixels.
-        let rotation = PinmintGeometry.AffineTransform.translation(-18.5, -18.5).concatenating(.rotation(0.3))
+        let rotation = AffineMap.translation(-18.5, -18.5).concatenating(.rotation(0.3))
             .concatenating(.translation(18.5, 18.5))
         try canvas.pushClip(clip, transform: rotation)
         try canvas.fill(shape, paint: .solid(.black))

@@ -18,9 +18,9 @@ func drawBubble() throws {
     let scale = 2.0
     let canvas = try Canvas(width: 220 * 2, height: 90 * 2)
     try canvas.fill(bubble, paint: .solid(try Color(parsing: "rgba(77,77,77,0.8)")),
-                    transform: PinmintGeometry.AffineTransform.scale(scale).translatedBy(10, 10),
+                    transform: AffineMap.scale(scale).translatedBy(10, 10),
                     shadow: Shadow(color: .init(red: 1, green: 0, blue: 0), blurRadius: 3))
     try canvas.stroke(bubble, style: StrokeStyle(width: 1, join: .round), paint: .solid(.white),
-                      transform: PinmintGeometry.AffineTransform.scale(scale).translatedBy(10, 10))
+                      transform: AffineMap.scale(scale).translatedBy(10, 10))
     try PNGEncoder.writeAtomically(try PNGEncoder.encode(canvas, pixelRatio: scale), to: "bubble@2x.png")
 }
