@@ -90,6 +90,9 @@ extension MarkerLayout {
             reachX += blur + abs(shadow.offset.x)
             reachY += blur + abs(shadow.offset.y)
         }
+        // The root's stroke and shadow follow its outline: they change the columns and rows by its
+        // corners and pointer, not those beside its parts (a child's own stroke, shadow or halo is
+        // in `reaches`). Drawn parts are blocked at their frames.
         let pointerPieces = Array(outline.pieces.dropFirst())
         var reaches: [Rect] = []
         collectReach(of: root, into: &reaches)
@@ -101,11 +104,11 @@ extension MarkerLayout {
         let acrossY = arrow.map { $0.side == .left || $0.side == .right } ?? false
 
         let columns = MarkerLayout.runs(from: body.minX + corner + reachX, to: body.maxX - corner - reachX,
-                                        blocked: blocked.map { ($0.minX - reachX, $0.maxX + reachX) },
+                                        blocked: blocked.map { ($0.minX, $0.maxX) },
                                         pointer: acrossX ? arrowBounds.map { ($0.minX - reachX, $0.maxX + reachX) } : nil,
                                         tip: acrossX ? tip.x : nil)
         let rows = MarkerLayout.runs(from: body.minY + corner + reachY, to: body.maxY - corner - reachY,
-                                     blocked: blocked.map { ($0.minY - reachY, $0.maxY + reachY) },
+                                     blocked: blocked.map { ($0.minY, $0.maxY) },
                                      pointer: acrossY ? arrowBounds.map { ($0.minY - reachY, $0.maxY + reachY) } : nil,
                                      tip: acrossY ? tip.y : nil)
         guard !columns.isEmpty || !rows.isEmpty else { return nil }
