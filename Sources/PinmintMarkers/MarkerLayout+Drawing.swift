@@ -8,6 +8,8 @@ extension MarkerLayout {
     /// Sizes the canvas to everything the marker draws (shadows, strokes and
     /// glyph overhangs included), draws it, and works out the metadata.
     mutating func draw(_ root: LayoutNode, anchor: AnchorSpec, variant: String, source: String) throws(MarkerError) -> RenderedMarker {
+        // Drawn without text, the marker is the stretchable sprite: it may grow to give MapLibre its runs.
+        if MarkerLayout.hasEmptyLabel(root) { widenForStretch(root, anchor: anchor) }
         var ink: Rect? = nil
         collectInk(root, into: &ink)
         let bounds = ink ?? root.frame
@@ -54,7 +56,7 @@ extension MarkerLayout {
 
     // MARK: Extents
 
-    private func collectInk(_ node: LayoutNode, into ink: inout Rect?) {
+    func collectInk(_ node: LayoutNode, into ink: inout Rect?) {
         func add(_ rect: Rect?) {
             guard let rect, rect.width > 0 || rect.height > 0 else { return }
             ink = ink.map { $0.union(rect) } ?? rect
@@ -251,7 +253,7 @@ extension MarkerLayout {
     // MARK: Metadata
 
     /// What the metadata is made of, gathered in one walk over the placed tree.
-    private struct Survey {
+    struct Survey {
         /// The first pointer tip.
         var tip: Point?
         /// The frame of the part marked content, and of the first text part.
@@ -267,7 +269,7 @@ extension MarkerLayout {
 
     /// Fills `found` from `node` and its children, in tree order (hit
     /// boxes and fixed regions used to take a walk each).
-    private func survey(_ node: LayoutNode, isRoot: Bool, into found: inout Survey) {
+    func survey(_ node: LayoutNode, isRoot: Bool, into found: inout Survey) {
         var draws = false
         switch node.role {
         case .box:
@@ -320,7 +322,7 @@ extension MarkerLayout {
         return Rect(x: origin.x + ink.minX * scale, y: origin.y + ink.minY * scale, width: ink.width * scale, height: ink.height * scale)
     }
 
-    private func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {
+    func anchorPoint(_ anchor: AnchorSpec, root: LayoutNode, tip: Point?) -> Point {
         let frame = root.frame
         switch anchor {
         case .auto: return tip ?? frame.center

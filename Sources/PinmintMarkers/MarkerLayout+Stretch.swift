@@ -90,6 +90,9 @@ extension MarkerLayout {
             reachX += blur + abs(shadow.offset.x)
             reachY += blur + abs(shadow.offset.y)
         }
+        // The root's stroke and shadow follow its outline: they change the columns and rows by its
+        // corners and pointer, not those beside its parts (a child's own stroke, shadow or halo is
+        // in `reaches`). Drawn parts are blocked at their frames.
         let pointerPieces = Array(outline.pieces.dropFirst())
         var reaches: [Rect] = []
         collectReach(of: root, into: &reaches)
@@ -101,11 +104,11 @@ extension MarkerLayout {
         let acrossY = arrow.map { $0.side == .left || $0.side == .right } ?? false
 
         let columns = MarkerLayout.runs(from: body.minX + corner + reachX, to: body.maxX - corner - reachX,
-                                        blocked: blocked.map { ($0.minX - reachX, $0.maxX + reachX) },
+                                        blocked: blocked.map { ($0.minX, $0.maxX) },
                                         pointer: acrossX ? arrowBounds.map { ($0.minX - reachX, $0.maxX + reachX) } : nil,
                                         tip: acrossX ? tip.x : nil)
         let rows = MarkerLayout.runs(from: body.minY + corner + reachY, to: body.maxY - corner - reachY,
-                                     blocked: blocked.map { ($0.minY - reachY, $0.maxY + reachY) },
+                                     blocked: blocked.map { ($0.minY, $0.maxY) },
                                      pointer: acrossY ? arrowBounds.map { ($0.minY - reachY, $0.maxY + reachY) } : nil,
                                      tip: acrossY ? tip.y : nil)
         guard !columns.isEmpty || !rows.isEmpty else { return nil }
@@ -151,6 +154,113 @@ extension MarkerLayout {
                              padding: [padding, 0, padding, 0], offset: offset)
     }
 
+    /// Whether the marker's label area (the part marked content, else its
+    /// first text part) is empty: drawn without text, it is the stretchable
+    /// sprite (the test `draw` makes for `metadata.stretch`).
+    static func hasEmptyLabel(_ root: LayoutNode) -> Bool {
+        guard let label = firstContent(in: root) ?? firstText(in: root) else { return false }
+        return label.frame.width == 0 || label.frame.height == 0
+    }
+
+    /// The first part marked content in `node` and its children, in tree order.
+    private static func firstContent(in node: LayoutNode) -> LayoutNode? {
+        if node.part.isContent { return node }
+        for child in node.children { if let content = firstContent(in: child) { return content } }
+        return nil
+    }
+
+    /// The most a stretchable marker grows on each axis to get its runs, points.
+    static let maximumStretchGrowth = 512
+
+    /// The most `(side + 1) × side ÷ runs` (points) may be on an axis of a
+    /// stretchable image: MapLibre GL JS 5.3 draws an icon that has
+    /// `stretchX`/`stretchY` but no `icon-text-fit` as one quad whose corner
+    /// is an em part `(side + 1) ÷ runs × side` and a pixel part of nearly
+    /// the same size and the other sign (`getIconQuads`, src/symbol/quads.ts);
+    /// the em part is stored × 32 in an Int16 (`a_offset`), so past 1,024 it
+    /// wraps and the plain icon is drawn across the screen or not at all.
+    /// Seen in the browser test: the 66 pt badge tag with runs of 2 pt in all
+    /// (2,211) was drawn over 1,150 px; with 8 pt (552) as it is. Kept below
+    /// 1,000 with the value at 1x, the largest over the ratios.
+    static let mapLibrePlainIconLimit = 1000.0
+
+    /// Grows the root of a marker drawn without text (the stretchable
+    /// sprite), a whole point at a time, until MapLibre gets what it needs
+    /// on each axis: a stretch run, and around a centred pointer across that
+    /// axis two runs of one length mirrored about its tip, which is in the
+    /// middle of the body. Without them a body
+    /// narrower than its corners and pointer (a 20 pt bubble of radius 8
+    /// with a 16 pt arrow) has no flat column, and a badge over the pointer
+    /// (the price tag's) leaves one run right of it that moves the pointer
+    /// with the label. Growing moves the pointer (it stays at its place
+    /// along the side) away from parts aligned to the start, so the runs
+    /// appear beside it; parts keep their size. The runs also grow until
+    /// MapLibre can draw the image as a plain icon (see
+    /// `mapLibrePlainIconLimit`). An axis that has its runs
+    /// after at most `maximumStretchGrowth` points keeps the growth, another
+    /// keeps its size (and gets what `stretch` finds there).
+    mutating func widenForStretch(_ root: LayoutNode, anchor: AnchorSpec) {
+        guard root.role == .box, let shape = root.box!.shape, root.box!.fill != nil || root.box!.stroke != nil else { return }
+        let side: Shape.Arrow.Side?, centred: Bool
+        switch shape {
+        case .rect, .roundedRect: side = nil; centred = false
+        case .bubble(_, let arrow): side = arrow?.side; centred = arrow?.position == 0.5
+        default: return
+        }
+        // Mirrored runs are asked for only about a centred pointer: about one elsewhere on its side
+        // the tip stays put only for a content box centred on it, which the body may not hold
+        // (a pointer at a corner), and the metadata then gives no offset (see `stretch`).
+        let acrossX = centred && (side == .bottom || side == .top), acrossY = centred && (side == .left || side == .right)
+        // Whether the runs on each axis are what MapLibre needs, for the root as placed now.
+        func check() -> (x: Bool, y: Bool) {
+            let outline = renderer.outline(of: shape, in: root.frame, scale: scale)
+            root.outline = outline
+            defer { root.outline = nil }
+            var found = Survey()
+            survey(root, isRoot: true, into: &found)
+            let tip = anchorPoint(anchor, root: root, tip: found.tip)
+            guard let stretch = stretch(of: root, fixed: found.fixed, anchor: tip, label: found.content ?? found.firstText,
+                                        textSize: 12, width: .max, height: .max) else { return (false, false) }
+            // A centred pointer's tip is on a whole point (`BubbleGeometry`): in the middle of a body
+            // of whole points only, so that the image has as many columns each side of it.
+            func enough(_ runs: [[Int]], across: Bool, tip: Double, middle: Double) -> Bool {
+                guard across else { return !runs.isEmpty }
+                guard runs.count == 2, !centred || abs(tip - middle) < 1e-6 else { return false }
+                let before = runs[0], after = runs[1]
+                return before[1] - before[0] == after[1] - after[0] && abs(Double(before[1] + after[0]) - 2 * tip) < 1
+            }
+            // The image's size in points, as `draw` makes the canvas.
+            var ink: Rect? = nil
+            collectInk(root, into: &ink)
+            let bounds = ink.map { $0.union(root.frame) } ?? root.frame
+            let side = (x: (wholeUp(bounds.maxX) - wholeDown(bounds.minX)) / scale, y: (wholeUp(bounds.maxY) - wholeDown(bounds.minY)) / scale)
+            func drawable(_ runs: [[Int]], side: Double) -> Bool {
+                let total = Double(runs.reduce(0) { $0 + $1[1] - $1[0] }) / scale
+                return runs.isEmpty || (side + 1) * side <= MarkerLayout.mapLibrePlainIconLimit * total
+            }
+            return (enough(stretch.stretchX, across: acrossX, tip: tip.x, middle: outline.body.midX) && drawable(stretch.stretchX, side: side.x),
+                    enough(stretch.stretchY, across: acrossY, tip: tip.y, middle: outline.body.midY) && drawable(stretch.stretchY, side: side.y))
+        }
+        var state = check()
+        for axis in [LayoutNode.Length.width, .height] {
+            func done() -> Bool { axis == .width ? state.x : state.y }
+            guard !done() else { continue }
+            let original = root.size
+            var grown = 0
+            while !done(), grown < MarkerLayout.maximumStretchGrowth {
+                grown += 1
+                if axis == .width { root.size.width = wholeUp(root.size.width + scale) } else { root.size.height = wholeUp(root.size.height + scale) }
+                place(root, at: .zero)
+                state = check()
+            }
+            if !done() {
+                root.size = original
+                place(root, at: .zero)
+                state = check()
+            }
+        }
+    }
+
     /// What the parts inside `node` change beyond their frames (device
     /// pixels): a child box's stroke and shadow (its blur kernel and offset),
     /// a text's halo. Runs must keep clear of these as of the parts.
@@ -183,7 +293,8 @@ extension MarkerLayout {
     /// that stretching keeps the pointer in the middle; without, every free
     /// stretch of at least a point (also when the pointer has no free
     /// stretch either side of it, e.g. under a badge: the runs are then not
-    /// mirror images and the pointer moves with the label's width).
+    /// mirror images and the pointer moves with the label's width; a marker
+    /// drawn without text grows until it has them, see `widenForStretch`).
     static func runs(from start: Double, to end: Double, blocked: [(Double, Double)],
                      pointer: (Double, Double)?, tip: Double?) -> [(Double, Double)] {
         let low = (start - 1e-7).rounded(.up), high = (end + 1e-7).rounded(.down)

@@ -41,7 +41,9 @@ import Testing
         #expect(long.width > short.width + 40)
         #expect(short.width == short.contentBox!.width + 30 && long.width == long.contentBox!.width + 30)
         let none = try #require(try renderPreset("seed-price-tag", ["label": "", "badge": "成"], scale: 1).first).metadata
-        #expect(none.width == 30, "the seed's sizeToFit + 30 with an empty label")
+        // The seed's sizeToFit + 30 would be 30 with an empty label; drawn without text the tag is the
+        // stretchable sprite, which grows to 70 so that MapLibre gets runs each side of its pointer (issue 23).
+        #expect(none.width == 70, "the stretchable sprite's width with an empty label")
     }
 
     /// Seed 004: body 60 high with a 10 high arrow, tip at the bottom middle;
@@ -205,14 +207,18 @@ import Testing
         let marker = try makeRenderer().render(style: style, options: ["label": ""], scale: scale)[0]
         let zones = marker.stretchZones()
         let s = Int(scale)
-        // Width 30: badge 2...22, the label's place at 24, corners of radius 3, pointer 5...25 under the body.
-        #expect(marker.metadata.width == 30 * s && marker.metadata.contentBox?.x == 24 * s)
+        // Width 70: badge 2...22, the label's place at 24, corners of radius 3, pointer 25...45 under the
+        // body. Drawn without text the tag is the stretchable sprite and grows (from the 30 its parts need)
+        // until its centred pointer is clear of the badge with runs of 3 each side, enough for MapLibre
+        // to draw it as a plain icon too (issue 23; MarkerLayout.mapLibrePlainIconLimit).
+        #expect(marker.metadata.width == 70 * s && marker.metadata.contentBox?.x == 24 * s)
+        #expect(marker.metadata.anchor.x == Double(35 * s))
         #expect(marker.metadata.contentBox?.width == 0)
         let pointer = (Int(marker.metadata.anchor.x) - 10 * s)..<(Int(marker.metadata.anchor.x) + 10 * s)
         for zone in zones.x {
             let columns = zone[0]..<zone[1]
             #expect(columns.lowerBound >= 22 * s, "not through the badge: \(zone)")
-            #expect(columns.upperBound <= 27 * s, "not through the corner: \(zone)")
+            #expect(columns.upperBound <= 67 * s, "not through the corner: \(zone)")
             #expect(!columns.overlaps(pointer), "not through the pointer: \(zone)")
         }
         #expect(!zones.x.isEmpty)
