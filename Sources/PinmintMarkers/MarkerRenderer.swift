@@ -374,6 +374,8 @@ public struct RenderedMarker {
     public let variant: String
     /// Premultiplied pixels, `metadata.width` × `metadata.height`.
     public let canvas: Canvas
+    /// Size, pixel ratio, anchor, hit boxes and content box, in pixels of
+    /// `canvas` (origin top-left, y down).
     public let metadata: MarkerMetadata
     /// Things worth telling a person (e.g. characters no font has).
     public let warnings: [String]
