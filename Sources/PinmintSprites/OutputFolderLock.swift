@@ -13,7 +13,10 @@ import PinmintGeometry
 /// file that is no longer the folder's (`fstat` against `stat`) tries
 /// again, so a run starting as another ends never shares a lock with a third.
 public final class OutputFolderLock {
+    /// The lock file's name inside the output folder; a dot name, which
+    /// `--prune` never removes.
     public static let fileName = ".pinmint.lock"
+    /// The lock file's full path (`folder/.pinmint.lock`).
     public let path: String
     private var descriptor: Int32
 
