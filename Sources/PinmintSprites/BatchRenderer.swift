@@ -18,7 +18,8 @@ public struct BatchConfiguration: Sendable {
     /// Pixel ratios; ratio 1 writes `ID.png`, ratio N `ID@Nx.png`.
     public var scales: [Double]
     /// Where marker PNGs (or the sprite) and the index go; made, with its
-    /// parents, when missing. Locked for the run (`OutputFolderLock`).
+    /// parents, when missing. Locked for the run (`.pinmint.lock`): a
+    /// second batch into the same folder at once fails.
     public var outputFolder: String
     /// The index file's name inside `outputFolder`.
     public var indexName = "index.json"
