@@ -227,8 +227,10 @@ public struct StrokeSpec: Sendable {
     public init(color: Color) { self.color = color }
 }
 
-/// A text's font weight; the installed face of each family nearest to it
-/// is used (CSS's matching rule), so a family without bold draws regular.
+/// A text's font weight. Each family's installed face nearest to it is
+/// used (CSS's matching rule); a weight of 600 or more drawn with a face
+/// lighter than 600 is emboldened (synthetic bold, one 24th of the em;
+/// colour emoji faces are drawn as they are).
 public enum FontWeight: Sendable, Hashable {
     /// 400.
     case regular
@@ -343,7 +345,8 @@ public struct IconPart: Sendable {
     public var source: Source
     /// For path data; nil contrasts with the fill behind, as text does.
     public var color: Color?
-    /// An icon of `source`, coloured to contrast with its background.
+    /// An icon of `source` with no colour set (path data then contrasts
+    /// with the fill behind it).
     public init(source: Source) { self.source = source }
 }
 

@@ -23,8 +23,9 @@ public struct BatchConfiguration: Sendable {
     public var outputFolder: String
     /// The index file's name inside `outputFolder`.
     public var indexName = "index.json"
-    /// How hard the PNG encoder works (`--png`); part of every recipe, so
-    /// changing it renders everything again. Not used for sprites.
+    /// How hard the PNG encoder works (`--png`), for marker files and
+    /// sprite sheets alike; part of every recipe, so changing it renders
+    /// everything again.
     public var pngMode: PNGEncoder.Mode = .default
     /// Worker threads (one `MarkerRenderer` each).
     public var jobs: Int

@@ -20,8 +20,9 @@ public struct SpriteMetadataOverride: Sendable, Hashable {
     public var textFitWidth: TextFit?
     /// Replaces the image's `textFitHeight`.
     public var textFitHeight: TextFit?
-    /// Marks (or unmarks) the image as a signed distance field in the index;
-    /// the pixels are not changed.
+    /// Sets (or clears) the image's `sdf` flag; `pinmint sprite` turns an
+    /// image so flagged into a distance field (`SignedDistanceField`) before
+    /// packing.
     public var sdf: Bool?
     /// Markers only: force (true) or forbid (false) the computed stretch metadata.
     public var stretchable: Bool?
