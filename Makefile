@@ -57,6 +57,7 @@ test-fonts:
 	fi
 
 test: deps test-fonts
+	python3 tools/public_api_docs.py --list --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	@$(MAKE) --no-print-directory test-release

@@ -50,6 +50,10 @@ public struct DiffOptions: Sendable, Equatable {
     /// transparent they are compared.
     public var ignoreMask: RGBA8Image?
 
+    /// Options with pixelmatch's defaults unless given. Not checked here:
+    /// `PixelDiff.compare` throws `DiffError.invalidOption` for a threshold
+    /// or alpha outside 0...1, a region outside the image or a mask of
+    /// another size.
     public init(threshold: Double = 0.1, includeAntiAliasing: Bool = false, alpha: Double = 0.1,
                 antiAliasingColor: RGB8 = .yellow, diffColor: RGB8 = .red, alternateDiffColor: RGB8? = nil,
                 diffMask: Bool = false, semantics: Semantics = .version7, ignoredRegions: [PixelRegion] = [],
@@ -72,8 +76,11 @@ public struct DiffOptions: Sendable, Equatable {
 
 /// A rectangle of whole pixels: origin (x, y) from the top left, size width × height.
 public struct PixelRegion: Sendable, Hashable, CustomStringConvertible {
+    /// The top-left corner and the size, pixels.
     public var x: Int, y: Int, width: Int, height: Int
 
+    /// A region as given; `PixelDiff.compare` refuses one that does not start
+    /// inside the image, and clips what runs past its right or bottom edge.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -105,6 +112,8 @@ public enum DiffError: Error, Equatable, CustomStringConvertible {
     /// An option is out of range or malformed; the text names it and its value.
     case invalidOption(String)
 
+    /// One line for a person: `sizes differ: expected 40x28, actual 42x28`,
+    /// or the option problem as it was worded.
     public var description: String {
         switch self {
         case let .sizeMismatch(expectedWidth, expectedHeight, actualWidth, actualHeight):

@@ -33,6 +33,8 @@ public struct GoldenConfiguration: Sendable, Equatable {
         /// Why this case has its tolerance, shown in the report (may be empty).
         public var reason = ""
 
+        /// Pixelmatch's defaults (threshold 0.1, anti-aliasing not counted,
+        /// version 7) and no differing pixel allowed.
         public init() {}
     }
 

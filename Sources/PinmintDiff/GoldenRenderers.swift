@@ -24,6 +24,8 @@ public struct GoldenRenderers: Sendable {
     private var renderers: [String: VariantRender] = [:]
     private var variantNames: [String: VariantNames] = [:]
 
+    /// No renderer registered: every input fails as unsupported until
+    /// `register` adds its extension.
     public init() {}
 
     /// Registers (or replaces) the renderer for files ending in `.fileExtension` (case-insensitive, no dot).
@@ -80,6 +82,7 @@ public enum GoldenError: Error, Equatable, CustomStringConvertible {
     /// An input that cannot be read (e.g. a malformed marker description); the message names it.
     case badInput(message: String)
 
+    /// One line naming the path (or the case) and the problem.
     public var description: String { MessageText.oneLine(text) }
 
     private var text: String {

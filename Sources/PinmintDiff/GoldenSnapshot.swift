@@ -59,6 +59,7 @@ public struct GoldenMeasurement: Sendable, Equatable, CustomStringConvertible {
 /// Why a golden check failed; the description says what differs, where the
 /// files are and how to accept the change.
 public struct GoldenMismatch: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure it is.
     public enum Kind: Sendable, Equatable {
         /// The rendering is over some limit of the tolerance (`measurement` says by how much).
         case differs
@@ -70,6 +71,7 @@ public struct GoldenMismatch: Error, CustomStringConvertible, Sendable {
         case recorded
     }
 
+    /// Which of the four failures this is.
     public var kind: Kind
     /// The golden image's path.
     public var goldenPath: String
@@ -80,8 +82,13 @@ public struct GoldenMismatch: Error, CustomStringConvertible, Sendable {
     /// Failure artifacts written: the rendering (`NAME.actual.png`), and,
     /// when the sizes match, expected | actual | diff side by side (`NAME.diff.png`).
     public var actualPath: String?
+    /// The side-by-side diff's path (`NAME.diff.png`); nil when there is
+    /// none: the sizes differ, the golden image is missing, or it was recorded.
     public var diffPath: String?
 
+    /// One line for a test failure: what differs and by how much against
+    /// which tolerance, the golden image's path, the artifacts' paths, and
+    /// the record-mode command that accepts an intended change.
     public var description: String {
         let name = PathName.lastComponent(of: goldenPath)
         var text: String

@@ -29,6 +29,7 @@ public struct GoldenSuite: Sendable {
     public struct Case: Sendable, Equatable {
         /// The input's name without extension, e.g. "pin".
         public var name: String
+        /// The pixel ratio the case renders at (1, 2, 3 …); `NAME@Sx.png`.
         public var scale: Int
         /// The input file.
         public var inputPath: String
@@ -47,7 +48,9 @@ public struct GoldenSuite: Sendable {
         public var identifier: String { "\(name)@\(scale)x" }
     }
 
+    /// The suite folder as given (where golden.conf and the expected images are).
     public let folder: String
+    /// The folder's golden.conf, or the defaults when it has none.
     public let configuration: GoldenConfiguration
     /// Every case, sorted by name then scale.
     public let cases: [Case]
@@ -304,7 +307,9 @@ public struct GoldenSuite: Sendable {
 
 /// The outcome of one case at one scale.
 public struct GoldenCaseResult: Sendable {
+    /// How the case came out.
     public enum Status: Sendable, Equatable {
+        /// Within the tolerance against one accepted image.
         case passed
         /// More pixels differ than the tolerance allows, against every accepted image.
         case failed
@@ -316,6 +321,7 @@ public struct GoldenCaseResult: Sendable {
         /// (with `updatedPath` set, an unreadable primary image the update rewrote).
         case error(String)
 
+        /// Whether the status is `passed`.
         public var passes: Bool { self == .passed }
         /// "passed", "failed", "size", "missing", "error".
         public var name: String {
@@ -331,8 +337,11 @@ public struct GoldenCaseResult: Sendable {
 
     /// "pin@2x" (or the file or "suite" for listing errors).
     public var identifier: String
+    /// The pixel ratio the case rendered at.
     public var scale: Int
+    /// How the case came out.
     public var status: Status
+    /// The input file; nil for a listing error that has none.
     public var inputPath: String?
     /// The accepted image the rendering was compared with (the closest one).
     public var expectedPath: String?
@@ -340,15 +349,22 @@ public struct GoldenCaseResult: Sendable {
     public var primaryPath: String?
     /// Wall-clock time of the case (render, compare, write), seconds.
     public var seconds: Double = 0
+    /// Differing pixels against the closest accepted image; nil when nothing
+    /// was compared (missing, size mismatch, error).
     public var diffPixels: Int?
+    /// The same as a percentage of the image's pixels (0...100); nil likewise.
     public var diffPercent: Double?
+    /// The tolerance golden.conf gives this case; nil for listing errors.
     public var tolerance: DiffTolerance?
+    /// golden.conf's `reason` for the tolerance, "" when none is given.
     public var reason = ""
     /// Where an expected image was written by an update, if one was.
     public var updatedPath: String?
     /// Images kept for the report (only for cases that did not pass).
     public var expected: RGBA8Image?
+    /// The rendering, straight RGBA8; nil when it passed or could not be rendered.
     public var actual: RGBA8Image?
+    /// Pixelmatch's diff image for a failed case (the images' size); nil otherwise.
     public var diffImage: RGBA8Image?
 
     init(identifier: String, scale: Int, status: Status) {
@@ -367,13 +383,19 @@ public struct GoldenCaseResult: Sendable {
 
 /// Every case's result, in the suite's order (listing errors first).
 public struct GoldenRun: Sendable {
+    /// The suite folder that was run.
     public var folder: String
+    /// One result per case at each scale, listing errors first.
     public var results: [GoldenCaseResult]
+    /// Which expected images the run was allowed to write.
     public var update: GoldenSuite.UpdateMode
     /// Wall-clock time of the run.
     public var seconds: Double
 
+    /// Results whose `status.name` is `status` ("passed", "failed", "size",
+    /// "missing", "error"); 0 for any other text.
     public func count(_ status: String) -> Int { results.filter { $0.status.name == status }.count }
+    /// Expected images the update wrote.
     public var updatedCount: Int { results.filter { $0.updatedPath != nil }.count }
     /// True when some case is an error that the update did not settle (an
     /// unreadable expected image it rewrote is not one).

@@ -11,6 +11,7 @@ public enum DiffTolerance: Sendable, Hashable, CustomStringConvertible {
     /// No differing pixel at all.
     public static let exact = DiffTolerance.pixels(0)
 
+    /// `at most 3 pixels` or `at most 0.5%`, as reports print it.
     public var description: String {
         switch self {
         case .pixels(let count): return "at most \(count) pixel\(count == 1 ? "" : "s")"
@@ -33,6 +34,7 @@ public struct DiffResult: Sendable, Equatable {
     /// The diff image (the images' size) when one was asked for.
     public var diffImage: RGBA8Image?
 
+    /// A result with the given counts (e.g. for tests or a report read back); not checked.
     public init(diffPixels: Int, antiAliasedPixels: Int, ignoredPixels: Int, totalPixels: Int, diffImage: RGBA8Image?) {
         self.diffPixels = diffPixels
         self.antiAliasedPixels = antiAliasedPixels

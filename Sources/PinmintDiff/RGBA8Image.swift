@@ -67,8 +67,10 @@ public struct RGBA8Image: Sendable, Equatable {
 
 /// An opaque 8-bit sRGB colour for the pixels a diff image marks.
 public struct RGB8: Sendable, Hashable, CustomStringConvertible {
+    /// Channels, 0...255, sRGB-encoded (not linear).
     public var red: UInt8, green: UInt8, blue: UInt8
 
+    /// The colour with these channels.
     public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
         self.red = red
         self.green = green
@@ -92,6 +94,8 @@ public struct RGB8: Sendable, Hashable, CustomStringConvertible {
         "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// `#ffff00`: pixelmatch's colour for anti-aliased pixels.
     public static let yellow = RGB8(255, 255, 0)
+    /// `#ff0000`: pixelmatch's colour for differing pixels.
     public static let red = RGB8(255, 0, 0)
 }

@@ -22,8 +22,10 @@ public struct JSONReader {
         public let offset: Int
         /// What is wrong, to follow "not valid JSON: " (for `.syntax`) or a place.
         public let message: String
+        /// Which rule the text breaks.
         public let kind: Kind
 
+        /// The classes of problem, for callers that word each differently.
         public enum Kind: Sendable, Equatable {
             /// Not JSON at all; `message` says why and where.
             case syntax

@@ -7,11 +7,18 @@ import PinmintPNG
 /// error that names its place (`body.children[2].fill`), which Codable's
 /// synthesised decoding (it ignores unknown keys) cannot do.
 public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
+    /// `null`; as an option value, "not set".
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// Any JSON number, as a finite Double (out-of-range numbers are refused
+    /// by the reader, not rounded to infinity).
     case number(Double)
+    /// A string with its escapes decoded.
     case string(String)
+    /// Items in order.
     case array([JSONValue])
+    /// Members by key; a key given twice is refused by the reader.
     case object([String: JSONValue])
 
     /// Parses JSON text (UTF-8, or the UTF-16 and UTF-32 RFC 8259 allowed
@@ -100,6 +107,9 @@ public indirect enum JSONValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A compact one-line rendering for messages: numbers without a
+    /// needless `.0`, object keys sorted. Strings are quoted but not
+    /// escaped, so this is for people, not JSON to parse back.
     public var description: String {
         switch self {
         case .null: return "null"

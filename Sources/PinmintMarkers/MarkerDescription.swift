@@ -12,9 +12,27 @@ public enum AnchorSpec: Sendable, Hashable {
     /// Points from the frame's top-left corner.
     case point(Point)
 
+    /// A point of the marker's frame by name; the raw value is the
+    /// description format's spelling.
     public enum NamedAnchor: String, Sendable, CaseIterable {
-        case center, top, bottom, left, right
-        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+        /// The frame's centre.
+        case center
+        /// The middle of the top edge.
+        case top
+        /// The middle of the bottom edge.
+        case bottom
+        /// The middle of the left edge.
+        case left
+        /// The middle of the right edge.
+        case right
+        /// The top-left corner.
+        case topLeft = "top-left"
+        /// The top-right corner.
+        case topRight = "top-right"
+        /// The bottom-left corner.
+        case bottomLeft = "bottom-left"
+        /// The bottom-right corner.
+        case bottomRight = "bottom-right"
     }
 }
 
@@ -24,11 +42,16 @@ public struct MarkerDescription: Sendable {
     /// "default", or the variant's name ("selected"); output files of other
     /// variants get `-NAME` after the marker's id.
     public var variant: String
+    /// The root part; its frame is the marker's frame (plus room for ink
+    /// such as strokes and shadows that reach outside it).
     public var body: Part
+    /// Which point sits on the map coordinate (default `auto`: the pointer's tip).
     public var anchor: AnchorSpec
     /// Where the description came from (a file, `preset NAME`), for errors.
     public var source: String
 
+    /// A description built in Swift. Nothing is checked here: limits are
+    /// checked by `validate()`, which the renderer calls before drawing.
     public init(variant: String = "default", body: Part, anchor: AnchorSpec = .auto, source: String = "marker") {
         self.variant = variant
         self.body = body
@@ -73,6 +96,7 @@ public struct MarkerDescription: Sendable {
 /// optional `options`), or a preset with options:
 /// `{"preset": "price-tag", "options": {"label": "5200萬"}}`.
 public struct MarkerFile: Sendable {
+    /// The file's own style, or the preset it names.
     public let style: MarkerStyle
     /// Option values the file sets.
     public let values: [String: JSONValue]
@@ -83,11 +107,21 @@ public struct MarkerFile: Sendable {
         self.values = values
     }
 
+    /// Reads the description at `path` (at most
+    /// `MarkerLimits.maximumDescriptionBytes`); relative picture and icon
+    /// paths in it are resolved against the file's folder. Throws
+    /// `MarkerError` naming `path` when the file cannot be read, is not
+    /// JSON, or is not a valid style or preset with valid option values.
     public init(contentsOfFile path: String) throws(MarkerError) {
         let data = try JSONValue.descriptionData(atPath: path)
         try self.init(json: data, input: path, baseDirectory: JSONValue.descriptionFolder(ofFileAt: path))
     }
 
+    /// Reads a description from JSON text; `input` names it in errors (and,
+    /// without its folder and `.json`, names a file's own style), and
+    /// relative picture and icon paths are resolved against
+    /// `baseDirectory` ("" leaves them relative to the working directory).
+    /// Throws `MarkerError` as `init(contentsOfFile:)` does.
     public init(json data: Data, input: String, baseDirectory: String) throws(MarkerError) {
         let root = try JSONValue.parse(data, name: input)
         if case .object(let members) = root, let preset = members["preset"] {

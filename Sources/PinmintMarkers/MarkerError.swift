@@ -7,14 +7,18 @@ public struct MarkerError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
     /// Where inside the input (a JSON path such as `body.children[0].width`), or "".
     public let path: String
+    /// What is wrong, in words (`unknown colour 'blu'`).
     public let problem: String
 
+    /// An error about `input`, at `path` inside it ("" for the input as a whole).
     public init(input: String, path: String = "", problem: String) {
         self.input = input
         self.path = path
         self.problem = problem
     }
 
+    /// `input: path: problem` (or `input: problem` without a path), folded
+    /// onto one line so that an error is always one line of output.
     public var description: String {
         MessageText.oneLine(path.isEmpty ? "\(input): \(problem)" : "\(input): \(path): \(problem)")
     }

@@ -3,10 +3,14 @@ import PinmintGeometry
 
 /// A rectangle in whole pixels of the rendered image.
 public struct PixelBox: Hashable, Sendable, Codable {
+    /// The top-left corner (origin top-left, y down) and the size, pixels.
     public var x, y, width, height: Int
+    /// A box at `x`, `y` of `width` × `height` pixels; not checked.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+    /// Whether `other` lies wholly inside this box (touching edges count as
+    /// inside; an empty box at an inside position is contained).
     public func contains(_ other: PixelBox) -> Bool {
         other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
     }
@@ -19,7 +23,10 @@ public struct PixelBox: Hashable, Sendable, Codable {
 /// `maplibre`, `mapkit`) are in points, i.e. CSS pixels: pixels ÷ pixelRatio,
 /// which is what those APIs take for @2x and @3x images.
 public struct MarkerMetadata: Hashable, Sendable {
+    /// The image's size, pixels.
     public let width: Int, height: Int
+    /// Pixels per point the marker was drawn at (1, 2, 3 …; within
+    /// `MarkerLimits.scaleRange`).
     public let pixelRatio: Double
     /// The pixel position that sits on the map coordinate (pointer tip, pin point).
     public let anchor: Point
@@ -28,6 +35,7 @@ public struct MarkerMetadata: Hashable, Sendable {
     public let hitBoxes: [PixelBox]
     /// Where the text sits (the part marked `content`, else the first text part).
     public let contentBox: PixelBox?
+    /// "default", or the variant's name ("selected").
     public let variant: String
     /// For a marker drawn without text (its content box is empty): how
     /// MapLibre stretches it around a label, and the `text-offset` that puts

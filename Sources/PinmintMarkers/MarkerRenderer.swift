@@ -43,7 +43,7 @@ public final class MarkerRenderer {
     /// render, for measuring what the masks save: the same pixels, but for
     /// bubbles stretched from a narrower mask, whose premultiplied values may
     /// differ by a few 16-bit steps (at most 1 in 8 bits; see `BubbleStretchTests`).
-    public var reusesShapeMasks = true
+    package var reusesShapeMasks = true
     /// Memory the shape masks may take (8 MiB: a price tag's is about 40 KiB at @2x).
     static let maximumShapeMaskBytes = 8 << 20
     /// Shapes larger than this many pixels (512 × 512) are filled as paths:
@@ -374,6 +374,8 @@ public struct RenderedMarker {
     public let variant: String
     /// Premultiplied pixels, `metadata.width` × `metadata.height`.
     public let canvas: Canvas
+    /// Size, pixel ratio, anchor, hit boxes and content box, in pixels of
+    /// `canvas` (origin top-left, y down).
     public let metadata: MarkerMetadata
     /// Things worth telling a person (e.g. characters no font has).
     public let warnings: [String]

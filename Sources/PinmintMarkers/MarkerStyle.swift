@@ -27,20 +27,32 @@ public struct MarkerStyle: Sendable {
 
     /// One option a style takes (`--label 5200萬` on the command line).
     public struct Option: Sendable, Hashable {
+        /// The type of value an option takes, checked when it is set.
         public enum Kind: Sendable, Hashable {
+            /// Any text, at most `MarkerLimits.maximumTextLength` characters;
+            /// a number given in JSON becomes its text.
             case text
             /// A colour, or "none" (turns the parts that depend on it off), or "auto".
             case color
+            /// A finite number within the range; "auto" or "none" on the
+            /// command line leaves it unset.
             case number(ClosedRange<Double>)
+            /// true or false (`true`/`yes`/`1`/`on` and their opposites on
+            /// the command line).
             case flag
             /// A file path; relative paths are resolved against the current folder.
             case file
+            /// One of these strings, spelt exactly.
             case choice([String])
         }
+        /// The option's name: `--NAME` on the command line, `${NAME}` in the
+        /// style; never one of `reservedOptionNames`.
         public let name: String
+        /// What values it takes.
         public let kind: Kind
         /// Null when the option has no default (it is then unset).
         public let defaultValue: JSONValue
+        /// One line for `pinmint styles`; may be empty.
         public let help: String
 
         /// The kind as people read it in `pinmint styles`.
@@ -58,7 +70,10 @@ public struct MarkerStyle: Sendable {
 
     /// The style's name (a preset's name, or the file name without `.json`).
     public let name: String
+    /// One line saying what the style draws ("" when the file gives none).
     public let summary: String
+    /// The options the style declares, in the order written; at most
+    /// `MarkerLimits.maximumOptionCount`.
     public let options: [Option]
     /// Variant names in output order: "default" first, then the others sorted.
     public var variantNames: [String] { variants.map(\.name) }

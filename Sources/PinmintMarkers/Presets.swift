@@ -25,6 +25,7 @@ extension MarkerStyle {
         return styles
     }()
 
+    /// The built-in styles in `presetNames` order, each parsed once on first use.
     public static var presets: [MarkerStyle] { presetNames.compactMap { preset(named: $0) } }
 
     static let presetSources: [String: String] = [

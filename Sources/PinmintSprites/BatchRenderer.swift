@@ -17,12 +17,20 @@ public struct BatchConfiguration: Sendable {
     public var idTemplate: FieldTemplate?
     /// Pixel ratios; ratio 1 writes `ID.png`, ratio N `ID@Nx.png`.
     public var scales: [Double]
+    /// Where marker PNGs (or the sprite) and the index go; made, with its
+    /// parents, when missing. Locked for the run (`.pinmint.lock`): a
+    /// second batch into the same folder at once fails.
     public var outputFolder: String
     /// The index file's name inside `outputFolder`.
     public var indexName = "index.json"
+    /// How hard the PNG encoder works (`--png`), for marker files and
+    /// sprite sheets alike; part of every recipe, so changing it renders
+    /// everything again.
     public var pngMode: PNGEncoder.Mode = .default
     /// Worker threads (one `MarkerRenderer` each).
     public var jobs: Int
+    /// Font folders searched before Pinmint's own fonts and the system's
+    /// (`--font-dir`), as `MarkerRenderer(fontFolders:)` takes them.
     public var fontFolders: [String] = []
     /// Render every marker even when its file is up to date.
     public var force = false
@@ -46,12 +54,21 @@ public struct BatchConfiguration: Sendable {
 
     /// Sprite output: `NAME.png` + `NAME.json` per ratio in the output folder.
     public struct SpriteOutput: Sendable {
+        /// The sheet's base name: `NAME.png`, `NAME@2x.png` … in the output folder.
         public var name: String
+        /// Transparent pixels between neighbouring images (0...64, default 0).
         public var spacing = 0
+        /// The largest sheet side, pixels (default 4096); a batch whose
+        /// images cannot fit stops with `SpriteError`.
         public var maximumSize = SpriteSheet.defaultMaximumSize
+        /// Store images with identical pixels once, their ids sharing one rectangle.
         public var unique = false
+        /// Write the index JSON without spaces or newlines.
         public var minified = false
+        /// Turn each marker into a signed distance field (`SignedDistanceField`)
+        /// before packing, for recolouring with `icon-color`.
         public var sdf = false
+        /// A sheet called `name`, unpadded, at most 4096 pixels a side, every image stored.
         public init(name: String) { self.name = name }
     }
 
@@ -158,6 +175,7 @@ extension BatchProgress {
 /// the PNG's bytes. A re-run renders a marker again only when its recipe
 /// changed or its file is missing or not the bytes the index recorded.
 public final class BatchRenderer: @unchecked Sendable {
+    /// What this renderer renders; fixed for its life.
     public let configuration: BatchConfiguration
     static let windowPerJob = 32
     /// Bumped when a change in Pinmint may change pixels: part of every recipe.
@@ -166,6 +184,8 @@ public final class BatchRenderer: @unchecked Sendable {
     static let spriteOverflowAdvice = "split the rows into several batches, each with its own --sprite "
         + "(or render PNG files and pack them with 'pinmint sprite --split')"
 
+    /// A renderer for `configuration`; nothing is read, checked or made
+    /// until `run` (fonts load on the first row).
     public init(configuration: BatchConfiguration) {
         self.configuration = configuration
     }

@@ -14,6 +14,7 @@ import PinmintMarkers
 public struct BatchShard: Sendable, Equatable {
     /// 1-based: 1...count.
     public let index: Int
+    /// How many shards the batch is split into: 1...`maximumCount`.
     public let count: Int
     /// Shards at most this many.
     public static let maximumCount = 100_000
@@ -71,8 +72,11 @@ public struct BatchShard: Sendable, Equatable {
 public enum BatchIndexMerge {
     /// What was joined.
     public struct Result: Sendable {
+        /// Index parts joined (the shard count).
         public let parts: Int
+        /// Marker lines in the joined index.
         public let markers: Int
+        /// Failed rows, summed over the parts.
         public let failed: Int
         /// The joined index's path.
         public let path: String

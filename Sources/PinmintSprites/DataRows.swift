@@ -50,7 +50,10 @@ public struct DataRow: Sendable {
 /// feature's problem starts with its place (`features[3]…`); its line is 0
 /// when the document is on one line (the line would say nothing).
 public enum DataRowResult: Sendable {
+    /// A row read whole, its fields ready to fill templates.
     case row(DataRow)
+    /// A row that cannot be used: the 1-based line it starts on (0, see
+    /// above) and what is wrong, one line of text.
     case malformed(line: Int, problem: String)
 }
 
@@ -59,6 +62,7 @@ public enum CSVDelimiter: Sendable, Equatable {
     /// Chosen from the header row: the one of comma, semicolon and tab that
     /// occurs most often outside quotes (a comma when none does, or on a tie).
     case detect
+    /// This byte (an ASCII character) between fields, whatever the header holds.
     case given(UInt8)
 
     /// The delimiters `detect` chooses from, in the order that breaks a tie.
@@ -120,6 +124,7 @@ public enum DataLimits {
 /// Reads a data file row by row with a fixed-size buffer, whatever its
 /// length: the memory a batch needs does not grow with the file.
 public final class DataRowReader {
+    /// How the file's bytes are read into rows.
     public let format: DataFormat
     /// The file's name in messages.
     public let input: String

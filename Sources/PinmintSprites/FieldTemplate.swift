@@ -151,7 +151,9 @@ public struct FieldTemplate: Sendable, Hashable {
     /// Why a placeholder could not be filled: the row lacks its field, or a
     /// filter cannot take the field's text (`number` of `n/a`).
     public struct FieldProblem: Error, Sendable {
+        /// What went wrong with the placeholder.
         public enum Kind: Sendable, Equatable {
+            /// The row has no field of that name (a required placeholder).
             case missing
             /// `number` given this text.
             case notANumber(String)
@@ -160,6 +162,7 @@ public struct FieldTemplate: Sendable, Hashable {
         public let name: String
         /// The placeholder as written (`{price:number}`).
         public let placeholder: String
+        /// Why the placeholder could not be filled.
         public let kind: Kind
 
         init(_ placeholder: Placeholder, kind: Kind) {

@@ -12,15 +12,18 @@ import PinmintGeometry
 /// over. A lock file is removed while still locked, and whoever locked a
 /// file that is no longer the folder's (`fstat` against `stat`) tries
 /// again, so a run starting as another ends never shares a lock with a third.
-public final class OutputFolderLock {
-    public static let fileName = ".pinmint.lock"
-    public let path: String
+package final class OutputFolderLock {
+    /// The lock file's name inside the output folder; a dot name, which
+    /// `--prune` never removes.
+    package static let fileName = ".pinmint.lock"
+    /// The lock file's full path (`folder/.pinmint.lock`).
+    package let path: String
     private var descriptor: Int32
 
     /// Locks `folder` (which exists) for this process.
     /// - Throws: `SpriteError` naming the folder when another process holds
     ///   the lock, or the lock file cannot be made.
-    public init(folder: String) throws(SpriteError) {
+    package init(folder: String) throws(SpriteError) {
         path = PathName.appending(OutputFolderLock.fileName, to: folder)
         descriptor = -1
         for _ in 0..<16 {
@@ -58,7 +61,7 @@ public final class OutputFolderLock {
     deinit { release() }
 
     /// Removes the lock file and drops the lock (idempotent).
-    public func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         unlink(path)
         TemporaryFiles.finished(path)
@@ -79,11 +82,11 @@ public final class OutputFolderLock {
 /// whose process is gone. A `kill -9` leaves them, and nothing else ever
 /// removes them; a batch holding its folder's lock removes them from the
 /// folder (not below it: markers are written at its top level) and says so.
-public enum StaleTemporaries {
+package enum StaleTemporaries {
     /// Removes such files in `folder`; returns the names removed, sorted.
     /// A file whose process is alive (another command writing there, or
     /// this one) is left alone.
-    public static func remove(in folder: String) -> [String] {
+    package static func remove(in folder: String) -> [String] {
         guard let directory = opendir(folder.isEmpty ? "." : folder) else { return [] }
         defer { closedir(directory) }
         var removed: [String] = []

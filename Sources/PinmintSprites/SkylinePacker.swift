@@ -11,7 +11,10 @@
 public enum SkylinePacker {
     /// A rectangle to place, in pixels.
     public struct Size: Hashable, Sendable {
+        /// The rectangle's sides, pixels (without spacing).
         public var width: Int, height: Int
+        /// A `width` × `height` pixel rectangle; not checked here
+        /// (`SpriteSheet.pack` refuses empty images before placing any).
         public init(width: Int, height: Int) { self.width = width; self.height = height }
     }
 

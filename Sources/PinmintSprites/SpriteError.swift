@@ -6,8 +6,10 @@ public struct SpriteError: Error, CustomStringConvertible, Equatable, Sendable {
     public let input: String
     /// 1-based line in `input`, when the problem is on one line.
     public let line: Int?
+    /// What is wrong, in words.
     public let problem: String
 
+    /// An error about `input`, at 1-based `line` when the problem is on one.
     public init(input: String, line: Int? = nil, problem: String) {
         self.input = input
         self.line = line

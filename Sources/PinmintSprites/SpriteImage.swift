@@ -5,6 +5,7 @@ import PinmintRaster
 public struct SpriteImage: Sendable {
     /// The key in the sprite index (`icon-image` in a style), e.g. `food/cafe`.
     public var id: String
+    /// The image's size, pixels (at `pixelRatio`).
     public var width: Int, height: Int
     /// width × height × 4 bytes, straight alpha, rows top to bottom.
     public var pixels: [UInt8]
@@ -37,7 +38,13 @@ public struct SpriteImage: Sendable {
 /// (`textFitWidth`, `textFitHeight` in the sprite index; MapLibre only,
 /// Mapbox GL ignores them). The map's default is `stretchOrShrink`.
 public enum TextFit: String, Sendable, CaseIterable {
-    case stretchOrShrink, stretchOnly, proportional
+    /// The image is stretched or shrunk on this axis to the text's size.
+    case stretchOrShrink
+    /// The image is stretched to the text's size but never shrunk below its own.
+    case stretchOnly
+    /// This axis is scaled to keep the image's aspect ratio after the other
+    /// axis is fitted to the text.
+    case proportional
 }
 
 /// The optional fields of one sprite-index entry, in pixels of the image
@@ -49,11 +56,17 @@ public struct SpriteMetadata: Hashable, Sendable {
     public var stretchX: [[Int]]?
     /// `[from, to]` row runs that may be stretched.
     public var stretchY: [[Int]]?
+    /// How the width follows the text with `icon-text-fit`; nil leaves
+    /// the field out (the map's default, `stretchOrShrink`).
     public var textFitWidth: TextFit?
+    /// How the height follows the text; nil leaves the field out.
     public var textFitHeight: TextFit?
     /// The image is a signed distance field (alpha: inside ≥ 192); the map recolours it with `icon-color`.
     public var sdf: Bool
 
+    /// Metadata with the given fields; nil fields are left out of the index.
+    /// Not checked here: `problem(width:height:)` and `SpriteSheet.pack` check
+    /// them against the image's size.
     public init(content: [Int]? = nil, stretchX: [[Int]]? = nil, stretchY: [[Int]]? = nil,
                 textFitWidth: TextFit? = nil, textFitHeight: TextFit? = nil, sdf: Bool = false) {
         self.content = content

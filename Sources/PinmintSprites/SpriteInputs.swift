@@ -25,9 +25,13 @@ import PinmintSVG
 public struct SpriteInputs: Sendable {
     /// One image source, rendered at each ratio.
     public enum Source: Sendable {
+        /// An SVG file, drawn at each ratio as `pinmint render` draws it.
         case svg(id: String, path: String)
         /// `files[ratio]`: the PNG for that ratio; `files[1]` always exists.
         case png(id: String, files: [Double: String])
+        /// A marker description (`input` is the file it came from), drawn
+        /// at each ratio, one image per variant; `options` carries its
+        /// `"sprite"` object.
         case marker(id: String, file: MarkerFile, input: String, options: MarkerSpriteOptions)
 
         /// The id (a marker's default variant; others add `-VARIANT`).
@@ -38,6 +42,8 @@ public struct SpriteInputs: Sendable {
         }
     }
 
+    /// Every image source in the order the inputs were given (a folder's
+    /// files sorted by path); their ids are valid and unique.
     public private(set) var sources: [Source] = []
 
     /// Every file the sources read (SVGs, PNGs, marker lists), so that no
@@ -472,7 +478,9 @@ final class LazyRenderer {
 
 /// What a marker-list entry's `"sprite"` object says.
 public struct MarkerSpriteOptions: Sendable {
+    /// Metadata given by hand, in @1x pixels, put over what the marker computes.
     public var metadata = SpriteMetadataOverride()
+    /// No override: the marker's computed metadata is used as it is.
     public init() {}
 }
 

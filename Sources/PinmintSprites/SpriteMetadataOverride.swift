@@ -9,17 +9,28 @@ import PinmintMarkers
 ///  "textFitWidth": "stretchOrShrink", "textFitHeight": "proportional", "sdf": true}
 /// ```
 public struct SpriteMetadataOverride: Sendable, Hashable {
+    /// `[x1, y1, x2, y2]`, @1x pixels; read from JSON as 0...16384. nil
+    /// (like every field here) keeps what the image has.
     public var content: [Double]?
+    /// `[from, to]` column runs, @1x pixels; 1 to 64 runs when read from JSON.
     public var stretchX: [[Double]]?
+    /// `[from, to]` row runs, @1x pixels; 1 to 64 runs when read from JSON.
     public var stretchY: [[Double]]?
+    /// Replaces the image's `textFitWidth`.
     public var textFitWidth: TextFit?
+    /// Replaces the image's `textFitHeight`.
     public var textFitHeight: TextFit?
+    /// Sets (or clears) the image's `sdf` flag; `pinmint sprite` turns an
+    /// image so flagged into a distance field (`SignedDistanceField`) before
+    /// packing.
     public var sdf: Bool?
     /// Markers only: force (true) or forbid (false) the computed stretch metadata.
     public var stretchable: Bool?
 
+    /// An override that changes nothing.
     public init() {}
 
+    /// Whether no field is set (the image's metadata is kept as it is).
     public var isEmpty: Bool { self == SpriteMetadataOverride() }
 
     static let keys = ["content", "stretchX", "stretchY", "textFitWidth", "textFitHeight", "sdf", "stretchable"]

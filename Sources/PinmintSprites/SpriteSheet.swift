@@ -9,9 +9,14 @@ import PinmintRaster
 public struct SpriteSheet: Sendable {
     /// One index entry: where an image sits in the sheet (pixels) and its metadata.
     public struct Entry: Hashable, Sendable {
+        /// The image's id, the entry's key in the index.
         public var id: String
+        /// The image's rectangle in the sheet, pixels (origin top-left, y down).
         public var x: Int, y: Int, width: Int, height: Int
+        /// The image's pixel ratio (the sheet's).
         public var pixelRatio: Double
+        /// Stretch zones, content box, text fit and SDF flag, in pixels of
+        /// the image (not of the sheet).
         public var metadata: SpriteMetadata
     }
 
@@ -19,6 +24,7 @@ public struct SpriteSheet: Sendable {
     /// guarantees on nearly every device for a texture side.
     public static let defaultMaximumSize = 4096
 
+    /// The sheet's size, pixels; each side at most the `maximumSize` packed with.
     public let width: Int, height: Int
     /// width × height × 4 bytes, straight alpha.
     public let pixels: [UInt8]

@@ -16,8 +16,11 @@ import Foundation
 ///
 /// Safe to use from several threads at once.
 public final class SpriteSheetCapacity: @unchecked Sendable {
+    /// The largest sheet side, pixels, as `SpriteSheet.pack` takes it.
     public let maximumSize: Int
+    /// Transparent pixels between images, counted with each image's area.
     public let spacing: Int
+    /// Whether images with identical pixels are counted once.
     public let unique: Bool
     /// The sprite's name in messages (`-o OUT/NAME`, `--sprite NAME`).
     public let name: String

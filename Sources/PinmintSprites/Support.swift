@@ -145,14 +145,14 @@ struct FNV1a {
 
 /// The folders a run makes for its output (`sprite -o OUT/NAME`, `batch -o
 /// DIR`), so that a run that stops can remove those it made and nothing else.
-public enum OutputFolders {
+package enum OutputFolders {
     /// Makes `folder` and every missing folder above it, one level at a time,
     /// and returns those this call made, outermost first (none when `folder`
     /// exists; "" is the current folder). A folder that a path through `..`
     /// reaches (`new/../keep`) and that was already there is not one of them.
     /// - Throws: `SpriteError` naming `folder`: it, or a folder above it, is a
     ///   file; or a level cannot be made (the reason). Those made before are removed again.
-    public static func make(_ folder: String) throws(SpriteError) -> [String] {
+    package static func make(_ folder: String) throws(SpriteError) -> [String] {
         var isFolder: ObjCBool = false
         // Name the part of the path that is in the way (Foundation says only "error 512").
         var missing: [String] = []
@@ -183,7 +183,7 @@ public enum OutputFolders {
 
     /// Removes `folders` (outermost first, as `make` returns them), innermost
     /// first, each only while it is empty: what a stopped run made and left nothing in.
-    public static func removeEmpty(_ folders: [String]) {
+    package static func removeEmpty(_ folders: [String]) {
         for folder in folders.reversed() where rmdir(folder) != 0 { return }
     }
 }

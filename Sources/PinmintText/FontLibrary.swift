@@ -29,7 +29,14 @@ import PinmintGeometry
 public final class FontLibrary {
     /// Where a face was found.
     public enum Source: Int, Sendable, Comparable, Hashable {
-        case user, shipped, system
+        /// A folder the caller named (`--font-dir`); searched first.
+        case user
+        /// Pinmint's own fonts folder (`shippedFontsFolder`, which
+        /// `$PINMINT_FONTS` overrides); searched second.
+        case shipped
+        /// A face fontconfig lists; searched last.
+        case system
+        /// Search order: `user` before `shipped` before `system`.
         public static func < (left: Source, right: Source) -> Bool { left.rawValue < right.rawValue }
     }
 
@@ -303,13 +310,18 @@ public final class FontLibrary {
 
 /// What a scan learned about one face, without keeping it open.
 public struct FontDescriptor: Sendable, Hashable {
+    /// The font file's path, as found (folder scans) or as fontconfig gives it.
     public let file: String
     /// The face's index inside the file (0 for TTF and OTF).
     public let index: Int
+    /// Family name from the font, e.g. "Noto Sans CJK SC"; matched
+    /// case-insensitively.
     public let family: String
+    /// Style name from the font, e.g. "Bold".
     public let style: String
     /// OS/2 weight class, 100…900 (see `FontFace.weight`).
     public let weight: Int
+    /// True when the font flags the face italic or oblique.
     public let isItalic: Bool
     /// Where it was found.
     public let source: FontLibrary.Source
@@ -318,6 +330,7 @@ public struct FontDescriptor: Sendable, Hashable {
     /// (`FontLibrary.scripts(of:)` opens it).
     public let scripts: [Script]?
 
+    /// Describes an open face (its scripts included) as found in `source`.
     public init(_ face: FontFace, source: FontLibrary.Source = .user) {
         file = face.file
         index = face.index
