@@ -184,6 +184,7 @@ public final class FontFace {
         maskBytes = 0
         shapedRuns.removeAll()
         characterTables.removeAll()
+        unhintedBoundsTable = WordTable(limit: FontFace.maximumShapedRuns)
     }
 
     /// A run of text shaped by HarfBuzz on its own (see `HarfBuzzFont.shape`;
