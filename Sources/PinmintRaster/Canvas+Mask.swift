@@ -318,8 +318,8 @@ extension Canvas {
                                 let stampBase = UnsafeRawPointer(pixels.baseAddress!)
                                 for row in area.y0..<area.y1 {
                                     let rowExtents = extents + 4 &* (row &- top)
-                                    let x0 = max(area.x0, left + Int(rowExtents[CoverageMask.start]))
-                                    let x1 = min(area.x1, left + Int(rowExtents[CoverageMask.end]))
+                                    let x0 = max(area.x0, left &+ Int(rowExtents[CoverageMask.start]))
+                                    let x1 = min(area.x1, left &+ Int(rowExtents[CoverageMask.end]))
                                     guard x1 > x0 else { continue }
                                     let count = target.copy(stampBase + 8 &* ((row &- top) &* width &+ (x0 &- left)), count: x1 &- x0,
                                                             toRow: row, at: x0, over: stamp.background)
@@ -327,7 +327,7 @@ extension Canvas {
                                     guard count < x1 &- x0 else { continue }
                                     // From the first pixel that is not the background on, blended.
                                     compositeRows(extents, left: left, top: top,
-                                                  area: PixelBounds(x0: x0 &+ count, y0: row, x1: area.x1, y1: row + 1),
+                                                  area: PixelBounds(x0: x0 &+ count, y0: row, x1: area.x1, y1: row &+ 1),
                                                   target: target, clip: nil, solid: solid) { row, start, _ in
                                         base + (row &* width &+ start)
                                     }
@@ -406,20 +406,25 @@ extension Canvas {
     /// `fill(mask:)`'s rows, whose extents are `extents` (see
     /// `CoverageMask.extents`); `coverage(row, start, end)` gives the values
     /// of mask row `row`, columns `start ..< end`.
+    ///
+    /// Wrapping arithmetic per row: `area` lies on the canvas and the mask's
+    /// offset (`left`, `top`) within a few `maximumSide` of it (`fill(mask:)`
+    /// checks both), so columns, rows and their differences are far from
+    /// overflowing. Checked, they cost 2 % of a price tag @2x.
     @inline(__always)
     private func compositeRows(_ extents: UnsafePointer<Int32>, left: Int, top: Int, area: PixelBounds, target: PixelBuffer,
                                clip: ClipMask?, solid: SolidSource,
                                coverage: (_ row: Int, _ start: Int, _ end: Int) -> UnsafePointer<Float>) {
         for row in area.y0..<area.y1 {
             let rowExtents = extents + 4 &* (row &- top)
-            let x0 = max(area.x0, left + Int(rowExtents[CoverageMask.start]))
-            let x1 = min(area.x1, left + Int(rowExtents[CoverageMask.end]))
+            let x0 = max(area.x0, left &+ Int(rowExtents[CoverageMask.start]))
+            let x1 = min(area.x1, left &+ Int(rowExtents[CoverageMask.end]))
             guard x1 > x0 else { continue }
-            let pixels = target.row(row) + x0 * 4
+            let pixels = target.row(row) + x0 &* 4
             if let clip {
                 let overTransparent = target.prepareRow(row, writing: x0, x1)
-                let source = coverage(row - top, x0 - left, x1 - left)
-                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 - x0),
+                let source = coverage(row &- top, x0 &- left, x1 &- left)
+                Canvas.compositeSolid(row: pixels, coverage: UnsafeBufferPointer(start: source, count: x1 &- x0),
                                       mask: UnsafePointer(clip.row(y: row, x: x0)), source: solid,
                                       overTransparent: overTransparent)
                 continue
@@ -432,20 +437,20 @@ extension Canvas {
             // included), so a stale row (a new canvas's, or one cleared) is
             // zeroed only outside them, not first in full.
             let (overTransparent, mustOverwrite) = target.beginOverwrite(row, from: x0)
-            let fullStart = min(max(left + Int(rowExtents[CoverageMask.fullStart]), x0), x1)
-            let fullEnd = max(min(left + Int(rowExtents[CoverageMask.fullEnd]), x1), fullStart)
+            let fullStart = min(max(left &+ Int(rowExtents[CoverageMask.fullStart]), x0), x1)
+            let fullEnd = max(min(left &+ Int(rowExtents[CoverageMask.fullEnd]), x1), fullStart)
             func composite(_ start: Int, _ end: Int) {
                 guard end > start else { return }
-                let source = coverage(row - top, start - left, end - left)
+                let source = coverage(row &- top, start &- left, end &- left)
                 if overTransparent {
-                    solid.storeOverTransparent(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                    solid.storeOverTransparent(pixels + (start &- x0) &* 4, coverage: source, count: end &- start)
                 } else {
-                    solid.blendOver(pixels + (start - x0) * 4, coverage: source, count: end - start)
+                    solid.blendOver(pixels + (start &- x0) &* 4, coverage: source, count: end &- start)
                 }
             }
             composite(x0, fullStart)
             if fullEnd > fullStart {
-                solid.run(pixels + (fullStart - x0) * 4, count: fullEnd - fullStart, overTransparent: overTransparent)
+                solid.run(pixels + (fullStart &- x0) &* 4, count: fullEnd &- fullStart, overTransparent: overTransparent)
             }
             composite(fullEnd, x1)
             target.endOverwrite(row, from: x0, to: x1, mustOverwrite: mustOverwrite)
