@@ -24,7 +24,9 @@ enum Bidi {
     /// first, without FriBidi) is all level 0.
     static func levels(_ text: [UInt32], direction: TextDirection) -> (levels: [UInt8], paragraphLevel: UInt8) {
         if direction != .rightToLeft && !text.contains(where: mayBeRightToLeft) {
-            return ([UInt8](repeating: 0, count: text.count), 0)
+            // Not `Array(repeating:count:)`: its allocation is a generic call
+            // into the standard library (some 650 instructions a label).
+            return (Array(repeatElement(0, count: text.count)), 0)
         }
         var levels = [Int8](repeating: 0, count: text.count)
         let base: Int32 = switch direction {

@@ -84,6 +84,7 @@ struct LineSetter {
     func shape(_ paragraph: ShapedParagraph, range: Range<Int>, alone: Bool) -> [ShapedRun] {
         let text = alone ? paragraph.text[range] : paragraph.text[...]
         var runs: [ShapedRun] = []
+        runs.reserveCapacity(paragraph.runs.count)
         for run in paragraph.runs {
             let clipped = run.range.clamped(to: range)
             guard !clipped.isEmpty else { continue }
@@ -103,7 +104,7 @@ struct LineSetter {
     /// that layout (the same at every scale) without setting the text twice.
     func place(_ runs: [ShapedRun], text: [UInt32]) throws(FontError) -> PlacedLine {
         // Left-to-right runs only (most labels): already in visual order.
-        let order = runs.allSatisfy({ $0.level == 0 }) ? Array(runs.indices) : Bidi.visualOrder(levels: runs.map(\.level))
+        let order = runs.allSatisfy({ $0.level == 0 }) ? nil : Bidi.visualOrder(levels: runs.map(\.level))
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
         var pen = 0.0, lastSpacing = 0.0
@@ -112,8 +113,8 @@ struct LineSetter {
         let spacing = style.letterSpacing * scale
         // At 1x the em is the font size in pixels: the reference layout's pixel size.
         let referenceSize = style.fontSize * 1, referenceSpacing = style.letterSpacing * 1
-        for index in order {
-            let run = runs[index]
+        for position in runs.indices {
+            let run = runs[order?[position] ?? position]
             let member = fallback.members[run.member]
             let strength = member.syntheticBold ? FontFallback.emboldenStrength(pixelSize: pixelSize) : 0
             let referenceUnits = referenceSize / Double(member.face.unitsPerEm)

@@ -45,7 +45,8 @@ struct ShapedParagraph {
         (levels, paragraphLevel) = Bidi.levels(text, direction: style.direction)
         clusterStarts = ShapedParagraph.clusterStarts(scalars)
         let scripts = ShapedParagraph.scripts(text)
-        var members = [Int](repeating: 0, count: text.count)
+        // Not `Array(repeating:count:)` (see `Bidi.levels`).
+        var members = Array(repeatElement(0, count: text.count))
         var missing: [Unicode.Scalar] = []
         var previousMember: Int? = nil
         if clusterStarts.count == text.count + 1 {
@@ -66,6 +67,7 @@ struct ShapedParagraph {
         }
         self.missing = missing
         var runs: [Run] = []
+        runs.reserveCapacity(4)
         var start = 0
         for index in stride(from: 1, through: text.count, by: 1) where index == text.count || levels[index] != levels[start]
             || scripts[index] != scripts[start] || members[index] != members[start] {
