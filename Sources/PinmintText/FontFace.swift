@@ -209,7 +209,7 @@ public final class FontFace {
                          language: language, features: features)
         if let cached = shapedRuns[key] { return cached }
         var glyphs: [ShapedGlyph] = []
-        key.text.withUnsafeBufferPointer { pointer in
+        _ = key.text.withUnsafeBufferPointer { pointer in
             harfBuzz.shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
                            language: language, features: features, into: &glyphs)
         }
@@ -222,22 +222,29 @@ public final class FontFace {
     /// Shaped runs one face keeps.
     static let maximumShapedRuns = 4096
 
-    /// A left-to-right run set from its characters each shaped alone, when
-    /// that is what shaping the run would give; nil when it may not be.
+    /// A left-to-right run set from pieces shaped apart, each a character
+    /// or a few, when that is what shaping the run would give; nil when it
+    /// may not be.
     ///
     /// A run of characters that are each a grapheme cluster
-    /// (`ShapedParagraph.isClusterOfOne`: no mark can join them) is set
-    /// from them when every character, and every pair of neighbours,
-    /// shapes as if alone: each pair shaped together gives the two
-    /// characters' own glyphs and advances (no kerning, ligature or
-    /// contextual form between them), and HarfBuzz marks no glyph of it
-    /// as depending on text further on (HB_GLYPH_FLAG_UNSAFE_TO_CONCAT,
-    /// which a contextual lookup longer than the pair leaves where it
-    /// stopped for want of text). So "5201" is set from 5, 2, 0 and 1 and
-    /// the pairs 52, 20 and 01, each shaped once per face, where a new price
-    /// would otherwise be shaped whole: a HarfBuzz call on a short run costs
-    /// as much as laying out the rest of the label. "AVATAR" is shaped
-    /// whole (A and V kern). Only the first and last character keep the
+    /// (`ShapedParagraph.isClusterOfOne`: no mark can join them) is cut
+    /// between two neighbours that shape as if alone: the pair shaped
+    /// together gives the two characters' own glyphs and advances (no
+    /// kerning, ligature or contextual form between them), and HarfBuzz
+    /// marks no glyph of it as depending on text further on
+    /// (HB_GLYPH_FLAG_UNSAFE_TO_CONCAT, which a contextual lookup longer
+    /// than the pair leaves where it stopped for want of text). So "5201"
+    /// is set from 5, 2, 0 and 1 and the pairs 52, 20 and 01, each shaped
+    /// once per face, where a new price would otherwise be shaped whole: a
+    /// HarfBuzz call on a short run costs as much as laying out the rest
+    /// of the label.
+    ///
+    /// Neighbours that do not shape alone stay together in a piece, shaped
+    /// whole and kept by its text and the character either side (see
+    /// `piece`): "5201 EUR" is 5, 2, 0, 1, the space and "EUR" (Noto's
+    /// kerning looks at E and U, and at U and R), and "€5,201" is €, 5,
+    /// ",2", 0 and 1; a new price reuses the pieces. "AVATAR" is one
+    /// piece: the run shaped whole. Only the first and last piece keep the
     /// text's ends (BOT, EOT). CharacterShapingTests compares the result
     /// with whole-run shaping on random runs in several scripts.
     func shapeByCharacter(_ run: ArraySlice<UInt32>, startsText: Bool, endsText: Bool, script: UInt32,
@@ -252,23 +259,36 @@ public final class FontFace {
         }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(run.count)
-        var cluster: Int32 = 0
-        var previous: UInt32? = nil
+        var pieceStart = run.startIndex
         for index in run.indices {
             let scalar = run[index]
             guard ShapedParagraph.isClusterOfOne(scalar) else { return nil }
-            if let previous {
-                let pair = UInt64(previous) << 32 | UInt64(scalar)
+            if index + 1 < run.endIndex {
+                let next = run[index + 1]
+                let pair = UInt64(scalar) << 32 | UInt64(next)
                 let alone: Bool
                 if let known = characterTables[table].pairs[pair] {
                     alone = known
                 } else {
-                    alone = shapesAlone(previous, scalar, plan: plan)
+                    alone = shapesAlone(scalar, next, plan: plan)
                     characterTables[table].pairs.set(alone, for: pair)
                 }
-                guard alone else { return nil }
+                // The piece goes on past this character.
+                if !alone { continue }
             }
-            previous = scalar
+            let cluster = Int32(pieceStart - run.startIndex)
+            defer { pieceStart = index + 1 }
+            guard pieceStart == index else {
+                // One piece for the whole run: `shapeWhole`'s work, and cache.
+                if pieceStart == run.startIndex && index == run.endIndex - 1 { return nil }
+                guard let shaped = piece(run, pieceStart...index, startsText: startsText, endsText: endsText, plan: plan,
+                                         table: table) else { return nil }
+                for glyph in shaped {
+                    glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster + glyph.cluster, advance: glyph.advance,
+                                              xOffset: glyph.xOffset, yOffset: glyph.yOffset))
+                }
+                continue
+            }
             let starts = startsText && index == run.startIndex, ends = endsText && index == run.endIndex - 1
             let key = UInt64(scalar) << 2 | (starts ? 1 : 0) | (ends ? 2 : 0)
             let shaped: ShapedCharacter
@@ -290,9 +310,59 @@ public final class FontFace {
             case .withNeighbours:
                 return nil
             }
-            cluster += 1
         }
         return glyphs
+    }
+
+    /// The glyphs of the characters `range` of `run` shaped together
+    /// (clusters from the piece's start), when they may be set between
+    /// their neighbours; nil when not. Kept by the piece's text and the
+    /// character either side (or whether the text ends there).
+    ///
+    /// The piece is shaped alone, then with one neighbour either side,
+    /// following HarfBuzz's own recipe for reusing shaped text (the
+    /// documentation of HB_GLYPH_FLAG_UNSAFE_TO_CONCAT: shape more text
+    /// than needed and look for the flag inside it): the piece must come
+    /// out with the same glyphs, and neither its first glyph nor the
+    /// following character's may be marked. A lookup anchored further off
+    /// that reaches into the piece either stops for want of text in one of
+    /// the two shapings (and marks one of those glyphs) or joins its own
+    /// pair, which then is no cut.
+    private func piece(_ run: ArraySlice<UInt32>, _ range: ClosedRange<Int>, startsText: Bool, endsText: Bool,
+                       plan: CharacterPlan, table: Int) -> [ShapedGlyph]? {
+        let starts = startsText && range.lowerBound == run.startIndex, ends = endsText && range.upperBound == run.endIndex - 1
+        let before: UInt32? = range.lowerBound > run.startIndex ? run[range.lowerBound - 1] : nil
+        let after: UInt32? = range.upperBound < run.endIndex - 1 ? run[range.upperBound + 1] : nil
+        // Above every code point: the text's start or end, or no neighbour in the run.
+        var key: [UInt32] = []
+        key.reserveCapacity(range.count + 2)
+        key.append(before ?? (starts ? 0xFFFF_FFF0 : 0xFFFF_FFF2))
+        key.append(contentsOf: run[range])
+        key.append(after ?? (ends ? 0xFFFF_FFF1 : 0xFFFF_FFF2))
+        if let known = characterTables[table].pieces[key] { return known }
+        let text = Array(run[range])
+        let alone = harfBuzz.shapeMarkingEach(text, startsText: starts, endsText: ends, script: plan.script,
+                                              language: plan.language, features: plan.features)
+        var shaped: [ShapedGlyph]? = alone.glyphs
+        if before != nil || after != nil {
+            let context = (before.map { [$0] } ?? []) + text + (after.map { [$0] } ?? [])
+            let together = harfBuzz.shapeMarkingEach(context, startsText: starts, endsText: ends, script: plan.script,
+                                                     language: plan.language, features: plan.features)
+            let offset: Int32 = before == nil ? 0 : 1, count = Int32(text.count)
+            let inside = together.glyphs.indices.filter { (offset..<offset + count).contains(together.glyphs[$0].cluster) }
+            let same = inside.map { together.glyphs[$0] }
+                == alone.glyphs.map { ShapedGlyph(glyph: $0.glyph, cluster: $0.cluster + offset, advance: $0.advance,
+                                                  xOffset: $0.xOffset, yOffset: $0.yOffset) }
+            // The piece's glyphs in one stretch, between the neighbours' (no reordering across).
+            let contiguous = inside.isEmpty || inside.last! - inside.first! + 1 == inside.count
+            let firstAfter = together.glyphs.indices.first { together.glyphs[$0].cluster == offset + count }
+            let cutBefore = before == nil || inside.first.map { !together.marked[$0] } == true
+            let cutAfter = after == nil || firstAfter.map { !together.marked[$0] } == true
+            if !(same && contiguous && cutBefore && cutAfter) { shaped = nil }
+        }
+        if characterTables[table].pieces.count >= FontFace.maximumShapedRuns { characterTables[table].pieces.removeAll() }
+        characterTables[table].pieces.updateValue(shaped, forKey: key)
+        return shaped
     }
 
     /// Whether `first` and `second` shaped together give their own glyphs,
@@ -486,6 +556,9 @@ struct CharacterTable {
     let plan: CharacterPlan
     var characters = WordTable<ShapedCharacter>(limit: FontFace.maximumShapedRuns)
     var pairs = WordTable<Bool>(limit: FontFace.maximumShapedRuns)
+    /// Pieces of characters that shape together, by `piece`'s key; nil
+    /// for a piece that may not be set apart from its neighbours.
+    var pieces: [[UInt32]: [ShapedGlyph]?] = [:]
 }
 
 /// A character shaped alone: its glyph (most characters), its glyphs, or

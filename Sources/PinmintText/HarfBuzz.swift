@@ -173,6 +173,27 @@ final class HarfBuzzFont {
         return concatenates
     }
 
+    /// `text` shaped left to right with HarfBuzz's concatenation marks (see
+    /// `shape`), and for each glyph whether HarfBuzz marked it
+    /// (HB_GLYPH_FLAG_UNSAFE_TO_CONCAT: text changed on one side of the
+    /// start of its cluster could change the shaping of the other side).
+    func shapeMarkingEach(_ text: [UInt32], startsText: Bool, endsText: Bool, script: UInt32, language: String?,
+                          features: [TextFeature]) -> (glyphs: [ShapedGlyph], marked: [Bool]) {
+        guard !text.isEmpty else { return ([], []) }
+        var glyphs: [ShapedGlyph] = []
+        text.withUnsafeBufferPointer { pointer in
+            _ = shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: false, script: script,
+                      language: language, features: features, marksConcatenation: true, into: &glyphs)
+        }
+        // The buffer still holds what `shape` read the glyphs from.
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), Int(count) == glyphs.count else {
+            return (glyphs, Array(repeating: true, count: glyphs.count))
+        }
+        let marked = (0..<Int(count)).map { infos[$0].mask & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 }
+        return (glyphs, marked)
+    }
+
     /// HarfBuzz's version, e.g. "6.0.0".
     static var version: String { String(cString: hb_version_string()) }
 }

@@ -100,7 +100,8 @@ struct ShapedParagraph {
 
     /// Characters that form a grapheme cluster alone, in text where every
     /// character is one of them: printable ASCII, Latin-1, general
-    /// punctuation, CJK punctuation without the kana voicing marks, kana,
+    /// punctuation, currency symbols (€, ₩, ₹ …), letterlike symbols (№, ™),
+    /// CJK punctuation without the kana voicing marks, kana,
     /// Han, precomposed Hangul and fullwidth forms without the halfwidth
     /// voicing marks (UAX #29: none of them extends another or is extended).
     static func isClusterOfOne(_ scalar: Unicode.Scalar) -> Bool { isClusterOfOne(scalar.value) }
@@ -108,7 +109,7 @@ struct ShapedParagraph {
     /// `isClusterOfOne` for a code point.
     static func isClusterOfOne(_ scalar: UInt32) -> Bool {
         switch scalar {
-        case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x3000...0x3029, 0x3030...0x3098, 0x309B...0x30FF,
+        case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0, 0x2100...0x214F, 0x3000...0x3029, 0x3030...0x3098, 0x309B...0x30FF,
              0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF01...0xFF9D: true
         default: false
         }

@@ -31,17 +31,33 @@ import Testing
             let set = try #require(byCharacter, "\(price) was shaped whole")
             #expect(set == whole, "\(price)")
         }
-        // HarfBuzz marks the digit after a decimal point (a contextual lookup looks at it): shaped whole.
-        for price in ["3.50", "12,500"] {
-            #expect(Self.both(price, face: sans, script: UnicodeScript.latin).byCharacter == nil, "\(price)")
+    }
+
+    /// Prices with separators, currency codes and words: HarfBuzz marks the
+    /// digit after a decimal point (the kerning lookup tries the pair) and
+    /// letters that kern, so those neighbours are set as pieces, the rest
+    /// by character; the result is the whole run's shaping.
+    @Test func pricesWithSeparatorsAndUnitsAreSetInPieces() throws {
+        let library = try shippedLibrary()
+        let sans = try Self.face("Noto Sans", library: library)
+        for price in ["3.50", "12,500", "5201 EUR", "€5,201", "5.200 €", "CHF 1'250.00", "$99.99", "1 250 Kč", "Tokyo 5200"] {
+            let (whole, inPieces) = Self.both(price, face: sans, script: UnicodeScript.latin)
+            let set = try #require(inPieces, "\(price) was shaped whole")
+            #expect(set == whole, "\(price)")
+        }
+        // The pieces are kept: a new price meets "EUR" and ",2" again.
+        for price in ["5202 EUR", "€5,202"] {
+            let (whole, inPieces) = Self.both(price, face: sans, script: UnicodeScript.latin)
+            #expect(inPieces == whole, "\(price)")
         }
     }
 
     @Test func kernedPairsAreShapedWhole() throws {
         let library = try shippedLibrary()
         let sans = try Self.face("Noto Sans", library: library)
-        // A and V kern; f and i make a ligature: HarfBuzz marks them, so the run is shaped whole.
-        for text in ["AVATAR", "fi", "Tokyo"] {
+        // A and V kern; f and i make a ligature: HarfBuzz marks them, and every
+        // neighbour of these: one piece, the run shaped whole.
+        for text in ["AVATAR", "fi", "AV"] {
             #expect(Self.both(text, face: sans, script: UnicodeScript.latin).byCharacter == nil, "\(text)")
         }
         // What `shape` gives is still the whole run's shaping.
@@ -84,6 +100,39 @@ import Testing
             }
         }
         #expect(setByCharacter > 0, "\(item.family): no run was set from its characters")
+    }
+}
+
+extension CharacterShapingTests {
+    /// Random prices as labels write them (currency signs and codes before
+    /// or after, thousands separators, decimals, units, a word), in the
+    /// regular and bold Latin faces: wherever they are set in pieces, the
+    /// glyphs are the whole run's; most are.
+    @Test(arguments: ["Noto Sans", "Noto Sans Bold"])
+    func randomPricesMatchWholeShaping(_ family: String) throws {
+        let library = try shippedLibrary()
+        let face = try #require(try library.fallback(families: ["Noto Sans"], weight: family.hasSuffix("Bold") ? 700 : 400).members.first?.face)
+        let before = ["", "", "€", "$", "£", "¥", "₩", "₹", "₫", "CHF ", "USD ", "R$ ", "Fr. ", "ab ", "from "]
+        let after = ["", "", " €", "€", " EUR", " Kč", " zł", " kr", " TL", " ₽", " руб.", "萬", " /night", "+", " pp", "%", "k"]
+        let separators = ["", ",", ".", "'", " ", "\u{A0}", "\u{202F}"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ count: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % count
+        }
+        var inPieces = 0
+        for _ in 0..<500 {
+            var price = String(next(999) + 1)
+            if next(2) == 0 { price += separators[next(separators.count)] + String(format: "%03d", next(1000)) }
+            if next(3) == 0 { price += (next(2) == 0 ? "." : ",") + String(format: "%02d", next(100)) }
+            let label = before[next(before.count)] + price + after[next(after.count)]
+            let (whole, set) = Self.both(label, face: face, script: UnicodeScript.latin)
+            if let set {
+                inPieces += 1
+                #expect(set == whole, "\(family): \(label)")
+            }
+        }
+        #expect(inPieces > 250, "\(family): \(inPieces) of 500 set in pieces")
     }
 }
 
