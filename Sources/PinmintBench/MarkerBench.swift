@@ -1,7 +1,7 @@
 import Foundation
 import PinmintMarkers
 
-/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--only price-tag|price-tag-new-width|price-tag-batch|price-tag-cold|callout|text-only|resolve|checksums]`:
+/// `PinmintBench markers [--baseline CAIRO.txt | --cairo BIN REPLAY [--rounds N]] [--iterations N] [--unit TEXT] [--only price-tag|price-tag-new-width|price-tag-batch|price-tag-cold|callout|text-only|resolve|checksums]`:
 /// µs per marker through `MarkerRenderer` (layout, text, drawing; no option
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
@@ -22,10 +22,13 @@ import PinmintMarkers
 /// starts (the label's text replaced), so that a run's instruction count
 /// (callgrind) holds renders and almost nothing else: the difference between
 /// runs of 100 and 300 iterations is 200 renders.
+/// `--unit` replaces the 萬 after each price (`--unit ""` gives digits only,
+/// `--unit " EUR"` a Latin tag: one font, no fallback).
 /// With a baseline, the target line: cairo drawing the price tag's three
 /// shapes without text (scene price-tag@2x) in the same `make bench` run.
 func runMarkerBench(_ arguments: [String]) throws {
     var iterations = 400, baselineFile: String? = nil, only: String? = nil, cairoCommand: [String]? = nil, rounds = 5
+    var priceUnit = "萬"
     var index = 0
     while index + 1 < arguments.count {
         switch arguments[index] {
@@ -36,6 +39,7 @@ func runMarkerBench(_ arguments: [String]) throws {
             cairoCommand = [arguments[index + 1], arguments[index + 2], "300"]; index += 1
         case "--rounds": rounds = max(1, Int(arguments[index + 1]) ?? 5)
         case "--only": only = arguments[index + 1]
+        case "--unit": priceUnit = arguments[index + 1]
         default: break
         }
         index += 2
@@ -49,14 +53,14 @@ func runMarkerBench(_ arguments: [String]) throws {
     }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let picture = root.appendingPathComponent("Golden/markers/pictures/storefront.png").path
-    let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200萬", "badge": "成"])[0]
+    let priceTag = try MarkerStyle.preset(named: "price-tag")!.resolve(options: ["label": "5200\(priceUnit)", "badge": "成"])[0]
     let callout = try MarkerStyle.preset(named: "seed-callout")!.resolve(options: [
         "title": "Blue Bottle Coffee", "subtitle": "300 Webster St, Oakland", "picture": picture])[0]
 
     // Each iteration draws another price (made beforehand, not timed), so
     // the label is never a layout the renderer has already set.
     let priceTags = (0..<(iterations + 20)).map { iteration in
-        withLabel("\(5200 + iteration)萬", in: priceTag)
+        withLabel("\(5200 + iteration)\(priceUnit)", in: priceTag)
     }
     // A batch's prices: 100 to 99,999, log-uniform from a fixed seed, each
     // tag drawn once, in order, by a renderer that has drawn no tag before
@@ -74,12 +78,12 @@ func runMarkerBench(_ arguments: [String]) throws {
             z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
             z ^= z >> 31
             let unit = Double(z >> 11) / Double(1 << 53)
-            return withLabel("\(Int(100 * pow(1000, unit)))萬", in: priceTag)
+            return withLabel("\(Int(100 * pow(1000, unit)))\(priceUnit)", in: priceTag)
         }
     }()
     func batchMean() throws -> (microseconds: Double, widths: Int) {
         let fresh = try MarkerRenderer()
-        _ = try fresh.render(withoutShapes(withLabel("0123456789萬", in: priceTag)), scale: 2)
+        _ = try fresh.render(withoutShapes(withLabel("0123456789\(priceUnit)", in: priceTag)), scale: 2)
         var widths: Set<Int> = []
         let start = DispatchTime.now().uptimeNanoseconds
         for tag in batchTags { widths.insert(try fresh.render(tag, scale: 2).metadata.width) }
@@ -124,9 +128,9 @@ func runMarkerBench(_ arguments: [String]) throws {
         return
     }
     // The substitution must give what resolving gives (a price outside the timed ones).
-    let substituted = try renderer.render(withLabel("9999萬", in: priceTag), scale: 2)
+    let substituted = try renderer.render(withLabel("9999\(priceUnit)", in: priceTag), scale: 2)
     let resolved = try renderer.render(try MarkerStyle.preset(named: "price-tag")!
-        .resolve(options: ["label": "9999萬", "badge": "成"])[0], scale: 2)
+        .resolve(options: ["label": "9999\(priceUnit)", "badge": "成"])[0], scale: 2)
     guard substituted.canvas.straightRGBA8() == resolved.canvas.straightRGBA8(), substituted.metadata == resolved.metadata else {
         print("PinmintBench: replacing the label does not draw what resolving it draws")
         exit(1)
@@ -167,7 +171,7 @@ func runMarkerBench(_ arguments: [String]) throws {
     let tag = only == "callout" ? (microseconds: 0, size: "-") : try median(priceTag, varying: priceTags)
     let bubble = only == "price-tag" ? (microseconds: 0, size: "-") : try median(callout)
     print("markers (MarkerRenderer.render: options, layout, text, drawing; no PNG), median of \(iterations), µs")
-    if only != "callout" { print(String(format: "  price-tag \"5200萬\" @2x (%@)        %8.2f", tag.size, tag.microseconds)) }
+    if only != "callout" { print(String(format: "  price-tag \"%@\" @2x (%@)        %8.2f", "5200\(priceUnit)", tag.size, tag.microseconds)) }
     if only != "price-tag" { print(String(format: "  callout, picture + 2 lines @2x (%@) %8.2f", bubble.size, bubble.microseconds)) }
     if let cairoCommand, only != "callout" {
         // Alternated `rounds` times: cairo's shapes, then the whole price tag,
