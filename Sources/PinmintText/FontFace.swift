@@ -41,7 +41,13 @@ public final class FontFace {
     // Caches without Swift's dynamic exclusivity checks: a face is used by
     // one thread at a time, and each access is a lookup or a store, never
     // overlapping another (the checks were a runtime call per glyph).
-    @exclusivity(unchecked) private var outlines: [GlyphKey: GlyphOutline] = [:]
+    /// Outlines loaded so far, found by their key's word (`GlyphKey.word`)
+    /// in `outlineIndex`: a lookup without `Hasher`, which with the
+    /// dictionary this replaced was a third of placing a glyph. Keys
+    /// without a word (emboldened past 256 px) are in `otherOutlines`.
+    @exclusivity(unchecked) private var outlineList: [GlyphOutline] = []
+    @exclusivity(unchecked) private var outlineIndex = WordTable<Int32>(limit: .max)
+    @exclusivity(unchecked) private var otherOutlines: [GlyphKey: GlyphOutline] = [:]
     @exclusivity(unchecked) private var masks: [MaskKey: CoverageMask] = [:]
     @exclusivity(unchecked) private var maskBytes = 0
     /// Ascender, descender and line height in design units, read once.
@@ -139,7 +145,20 @@ public final class FontFace {
                         emboldenStrength: Double = 0) throws(FontError) -> GlyphOutline {
         try checkSize(pixelSize, emboldenStrength: emboldenStrength)
         let key = GlyphKey(glyph: glyph, pixelSize: pixelSize, hinting: hinting, emboldenStrength: emboldenStrength)
-        if let cached = outlines[key] { return cached }
+        let word = key.word
+        if let word {
+            if let index = outlineIndex[word] { return outlineList[Int(index)] }
+        } else if let cached = otherOutlines[key] {
+            return cached
+        }
+        func keep(_ outline: GlyphOutline) {
+            if let word {
+                outlineIndex.set(Int32(outlineList.count), for: word)
+                outlineList.append(outline)
+            } else {
+                otherOutlines[key] = outline
+            }
+        }
         if hasColorGlyphs {
             // Pictures are made at most `ColorGlyph.maximumPixelsPerEm` large (then drawn enlarged).
             let pictureSize = min(key.size26Dot6, Int(ColorGlyph.maximumPixelsPerEm) * 64)
@@ -148,14 +167,14 @@ public final class FontFace {
                 let scale = bitmap.map { Double(key.size26Dot6) / 64 / $0.pixelsPerEm } ?? 0
                 let color = bitmap.map { ColorGlyph($0, pixelSize: Double(key.size26Dot6) / 64) }
                 let outline = GlyphOutline(color: color, advance: (bitmap?.advance ?? 0) * scale, key: key)
-                outlines[key] = outline
+                keep(outline)
                 return outline
             }
         }
         try freeType.setPixelSize(key.size26Dot6)
         let loaded = try freeType.outline(glyph, hinting: hinting, embolden26Dot6: key.embolden26Dot6)
         let outline = GlyphOutline(path: loaded.path, advance: loaded.advance, key: key)
-        outlines[key] = outline
+        keep(outline)
         return outline
     }
 
@@ -179,7 +198,9 @@ public final class FontFace {
 
     /// Forgets every cached outline, glyph mask and shaped run (the benchmark's cold start).
     package func removeCachedOutlines() {
-        outlines.removeAll()
+        outlineList.removeAll()
+        outlineIndex = WordTable(limit: .max)
+        otherOutlines.removeAll()
         masks.removeAll()
         maskBytes = 0
         shapedRuns.removeAll()
@@ -432,7 +453,7 @@ public final class FontFace {
     static let maximumMaskBytes = 16 << 20
 
     /// How many outlines are cached.
-    package var cachedOutlineCount: Int { outlines.count }
+    package var cachedOutlineCount: Int { outlineList.count + otherOutlines.count }
 }
 
 /// Vertical metrics of a face at one size, in pixels, y down.
@@ -511,6 +532,20 @@ struct GlyphKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(fold.value) }
+
+    /// The key in one word, when it fits: emboldening in bits 0 ..< 14
+    /// (strengths below 256 px), the size in 14 ..< 33 (every size, to
+    /// `maximumPixelSize`), hinting in 33 ..< 35, the glyph above (indices
+    /// below 2²⁸; OpenType's are below 2¹⁶). Never all ones.
+    var word: UInt64? {
+        guard embolden26Dot6 < 1 << 14, glyph < 1 << 28 else { return nil }
+        let hint: UInt64 = switch hinting {
+        case .none: 0
+        case .light: 1
+        case .normal: 2
+        }
+        return UInt64(glyph) << 35 | hint << 33 | UInt64(size26Dot6) << 14 | UInt64(embolden26Dot6)
+    }
 
     init(glyph: UInt32, pixelSize: Double, hinting: Hinting, emboldenStrength: Double) {
         self.glyph = glyph
