@@ -467,7 +467,10 @@ public struct FontMetrics: Hashable, Sendable {
 }
 
 /// A glyph's outline at one size: pixels, y down, origin on the baseline.
-public struct GlyphOutline: Sendable {
+/// Immutable, and a class so that the face's cache and every glyph placed
+/// with it share one copy (a struct of its size took a copy and several
+/// reference counts per placed glyph, in laying out and in drawing).
+public final class GlyphOutline: Sendable {
     /// The outline in device pixels at the layout's size, y down, origin on
     /// the glyph origin (pen position on the baseline); hinted and emboldened
     /// as asked. Filled with the non-zero rule. Empty for a space or a colour glyph.
