@@ -6,7 +6,7 @@ import PinmintMarkers
 /// filling, no PNG), warm renderer, median of N:
 /// - `price-tag` "5200萬" with badge 成 at @2x (a different price every iteration: 5200萬, 5201萬 …);
 /// - `price-tag-new-width`: "5200萬" on bodies of widths the renderer has
-///   not drawn (given widths, 140 to 239 pixels; fresh renderers, warmed);
+///   not drawn (given widths, 140 to 238 pixels; fresh renderers, warmed);
 /// - `price-tag-batch`: the mean over a batch's 1,000 prices (100 to 99,999,
 ///   log-uniform) drawn once each by a fresh renderer, first tags included;
 /// - `price-tag-cold`: the same as `price-tag` with every shape rasterized on
@@ -90,13 +90,15 @@ func runMarkerBench(_ arguments: [String]) throws {
         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(batchTags.count), widths.count)
     }
     // Tags of a width the renderer has not drawn: "5200萬" on a body of a
-    // fixed width, 70 to 119.5 points by halves (140 to 239 pixels @2x; the
-    // tag is 140 by itself, so these are a third larger on average). Each
-    // renderer draws the hundred once, after ten tags of other widths
-    // (fonts, glyphs and its pools warmed, not timed).
-    let newWidthTags: [MarkerDescription] = (0..<100).map { step in
+    // fixed width, 70 to 119 points (140 to 238 pixels @2x; the tag is 140
+    // by itself, so these are a third larger on average). Whole points:
+    // a marker's box is whole points, so halves would draw each width
+    // twice (the second time from the renderer's masks). Each renderer
+    // draws the fifty once, after ten tags of other widths (fonts, glyphs
+    // and its pools warmed, not timed).
+    let newWidthTags: [MarkerDescription] = (0..<50).map { step in
         var tag = priceTag
-        tag.body.width = 70 + 0.5 * Double(step)
+        tag.body.width = 70 + Double(step)
         return tag
     }
     func newWidthMedian() throws -> (microseconds: Double, widths: Int) {
