@@ -64,6 +64,11 @@ import Testing
             Case(family: "Noto Sans CJK SC", weight: 400, script: UnicodeScript.han, tokens: cjk, plans: cjkPlans),
             Case(family: "Noto Sans CJK SC", weight: 700, script: UnicodeScript.han, tokens: cjk, plans: cjkPlans),
             Case(family: "Noto Sans CJK SC", weight: 400, script: UnicodeScript.latin, tokens: latinTokens, plans: [(nil, []), (nil, ["-kern"]), ("ja", [])]),
+            Case(family: "Noto Sans CJK SC", weight: 400, script: UnicodeScript.hangul, tokens: cjk, plans: [(nil, []), ("ko", [])]),
+            Case(family: "Noto Sans CJK SC", weight: 400, script: UnicodeScript.katakana, tokens: cjk, plans: [(nil, []), ("ja", [])]),
+            // Digits and signs in an Indic or Thai paragraph take its script: HarfBuzz's Indic and Thai shapers.
+            Case(family: "Noto Sans Devanagari", weight: 400, script: UnicodeScript.of(0x915), tokens: common + ["क", "कि", "₹"], plans: [(nil, []), ("hi", [])]),
+            Case(family: "Noto Sans Thai", weight: 400, script: UnicodeScript.of(0xE01), tokens: common + ["ก", "กำ", "฿"], plans: [(nil, []), ("th", [])]),
         ]
     }()
 
