@@ -69,6 +69,9 @@ import Testing
             // Digits and signs in an Indic or Thai paragraph take its script: HarfBuzz's Indic and Thai shapers.
             Case(family: "Noto Sans Devanagari", weight: 400, script: UnicodeScript.of(0x915), tokens: common + ["क", "कि", "₹"], plans: [(nil, []), ("hi", [])]),
             Case(family: "Noto Sans Thai", weight: 400, script: UnicodeScript.of(0xE01), tokens: common + ["ก", "กำ", "฿"], plans: [(nil, []), ("th", [])]),
+            // Digits in a right-to-left paragraph: a left-to-right run in the Arabic or Hebrew script.
+            Case(family: "Noto Sans Arabic", weight: 400, script: UnicodeScript.arabic, tokens: common + ["ب", "ـ", "٫", "٬", "؋"], plans: [(nil, []), ("ur", [])]),
+            Case(family: "Noto Sans Hebrew", weight: 400, script: UnicodeScript.hebrew, tokens: common + ["א", "₪"], plans: [(nil, [])]),
         ]
     }()
 
