@@ -230,7 +230,7 @@ public final class FontFace {
                          language: language, features: features)
         if let cached = shapedRuns[key] { return cached }
         var glyphs: [ShapedGlyph] = []
-        _ = key.text.withUnsafeBufferPointer { pointer in
+        key.text.withUnsafeBufferPointer { pointer in
             harfBuzz.shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: rightToLeft, script: script,
                            language: language, features: features, into: &glyphs)
         }
@@ -304,10 +304,7 @@ public final class FontFace {
                 if pieceStart == run.startIndex && index == run.endIndex - 1 { return nil }
                 guard let shaped = piece(run, pieceStart...index, startsText: startsText, endsText: endsText, plan: plan,
                                          table: table) else { return nil }
-                for glyph in shaped {
-                    glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster + glyph.cluster, advance: glyph.advance,
-                                              xOffset: glyph.xOffset, yOffset: glyph.yOffset))
-                }
+                for glyph in shaped { glyphs.append(glyph.moved(by: cluster)) }
                 continue
             }
             let starts = startsText && index == run.startIndex, ends = endsText && index == run.endIndex - 1
@@ -321,13 +318,9 @@ public final class FontFace {
             }
             switch shaped {
             case .glyph(let glyph):
-                glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster, advance: glyph.advance,
-                                          xOffset: glyph.xOffset, yOffset: glyph.yOffset))
+                glyphs.append(glyph.moved(by: cluster))
             case .glyphs(let several):
-                for glyph in several {
-                    glyphs.append(ShapedGlyph(glyph: glyph.glyph, cluster: cluster, advance: glyph.advance,
-                                              xOffset: glyph.xOffset, yOffset: glyph.yOffset))
-                }
+                for glyph in several { glyphs.append(glyph.moved(by: cluster)) }
             case .withNeighbours:
                 return nil
             }
@@ -371,9 +364,7 @@ public final class FontFace {
                                                      language: plan.language, features: plan.features)
             let offset: Int32 = before == nil ? 0 : 1, count = Int32(text.count)
             let inside = together.glyphs.indices.filter { (offset..<offset + count).contains(together.glyphs[$0].cluster) }
-            let same = inside.map { together.glyphs[$0] }
-                == alone.glyphs.map { ShapedGlyph(glyph: $0.glyph, cluster: $0.cluster + offset, advance: $0.advance,
-                                                  xOffset: $0.xOffset, yOffset: $0.yOffset) }
+            let same = inside.map { together.glyphs[$0] } == alone.glyphs.map { $0.moved(by: offset) }
             // The piece's glyphs in one stretch, between the neighbours' (no reordering across).
             let contiguous = inside.isEmpty || inside.last! - inside.first! + 1 == inside.count
             let firstAfter = together.glyphs.indices.first { together.glyphs[$0].cluster == offset + count }
@@ -390,28 +381,20 @@ public final class FontFace {
     /// unmarked (see `shapeByCharacter`).
     private func shapesAlone(_ first: UInt32, _ second: UInt32, plan: CharacterPlan) -> Bool {
         func glyphs(_ text: [UInt32]) -> [ShapedGlyph]? {
-            var glyphs: [ShapedGlyph] = []
-            let concatenates = text.withUnsafeBufferPointer { pointer in
-                harfBuzz.shape(pointer, startsText: false, endsText: false, rightToLeft: false, script: plan.script,
-                               language: plan.language, features: plan.features, marksConcatenation: true, into: &glyphs)
-            }
-            return concatenates ? glyphs : nil
+            let shaped = harfBuzz.shapeMarkingEach(text, startsText: false, endsText: false, script: plan.script,
+                                                   language: plan.language, features: plan.features)
+            return shaped.marked.contains(true) ? nil : shaped.glyphs
         }
         guard let together = glyphs([first, second]), let left = glyphs([first]), let right = glyphs([second]) else { return false }
-        let apart = left + right.map { ShapedGlyph(glyph: $0.glyph, cluster: 1, advance: $0.advance, xOffset: $0.xOffset, yOffset: $0.yOffset) }
-        return together == apart
+        return together == left + right.map { $0.moved(by: 1) }
     }
 
     /// One character shaped on its own, with HarfBuzz's concatenation marks.
     private func shapeAlone(_ scalar: UInt32, startsText: Bool, endsText: Bool, plan: CharacterPlan) -> ShapedCharacter {
-        var glyphs: [ShapedGlyph] = []
-        let text = [scalar]
-        let concatenates = text.withUnsafeBufferPointer { pointer in
-            harfBuzz.shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: false, script: plan.script,
-                           language: plan.language, features: plan.features, marksConcatenation: true, into: &glyphs)
-        }
-        guard concatenates else { return .withNeighbours }
-        return glyphs.count == 1 ? .glyph(glyphs[0]) : .glyphs(glyphs)
+        let shaped = harfBuzz.shapeMarkingEach([scalar], startsText: startsText, endsText: endsText, script: plan.script,
+                                               language: plan.language, features: plan.features)
+        guard !shaped.marked.contains(true) else { return .withNeighbours }
+        return shaped.glyphs.count == 1 ? .glyph(shaped.glyphs[0]) : .glyphs(shaped.glyphs)
     }
 
     /// `outline(glyph:pixelSize:hinting: .none, emboldenStrength:).bounds`,

@@ -17,6 +17,12 @@ struct ShapedGlyph: Sendable, Hashable {
     let cluster: Int32
     let advance: Int32
     let xOffset: Int32, yOffset: Int32
+
+    /// The glyph with its cluster `offset` code points further on (a
+    /// character's or a piece's glyphs set at its place in a run).
+    func moved(by offset: Int32) -> ShapedGlyph {
+        ShapedGlyph(glyph: glyph, cluster: cluster + offset, advance: advance, xOffset: xOffset, yOffset: yOffset)
+    }
 }
 
 /// An OpenType feature setting for the whole text: `liga` on, `-liga` off,
@@ -121,16 +127,11 @@ final class HarfBuzzFont {
     ///
     /// `marksConcatenation` asks HarfBuzz to mark the glyphs whose shaping
     /// could change if text were put next to them
-    /// (HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT); the result then says
-    /// whether no glyph is so marked: whether this text's glyphs may be set
-    /// beside those of other such text, as shaping both together would
-    /// (HarfBuzz documents it for reshaping only a line's ends after line
-    /// breaking; `FontFace.shape` uses it to set runs from shaped characters).
-    @discardableResult
+    /// (HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT; see `shapeMarkingEach`).
     func shape(_ text: UnsafeBufferPointer<UInt32>, startsText: Bool, endsText: Bool, rightToLeft: Bool, script: UInt32,
                language: String?, features: [TextFeature], marksConcatenation: Bool = false,
-               into glyphs: inout [ShapedGlyph]) -> Bool {
-        guard !text.isEmpty else { return true }
+               into glyphs: inout [ShapedGlyph]) {
+        guard !text.isEmpty else { return }
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
@@ -161,29 +162,29 @@ final class HarfBuzzFont {
         _ = settings.withUnsafeBufferPointer { hb_shape_plan_execute(plan, font, buffer, $0.baseAddress, UInt32($0.count)) }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count)
-        else { return false }
+        else { return }
         glyphs.reserveCapacity(glyphs.count + Int(count))
-        var concatenates = true
         for index in 0..<Int(count) {
-            if infos[index].mask & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0 { concatenates = false }
             glyphs.append(ShapedGlyph(glyph: infos[index].codepoint, cluster: Int32(bitPattern: infos[index].cluster),
                                       advance: positions[index].x_advance, xOffset: positions[index].x_offset,
                                       yOffset: positions[index].y_offset))
         }
-        return concatenates
     }
 
     /// `text` shaped left to right with HarfBuzz's concatenation marks (see
     /// `shape`), and for each glyph whether HarfBuzz marked it
     /// (HB_GLYPH_FLAG_UNSAFE_TO_CONCAT: text changed on one side of the
     /// start of its cluster could change the shaping of the other side).
+    /// HarfBuzz documents the marks for reshaping only a line's ends after
+    /// line breaking; `FontFace.shapeByCharacter` uses them to set runs
+    /// from characters and pieces shaped apart.
     func shapeMarkingEach(_ text: [UInt32], startsText: Bool, endsText: Bool, script: UInt32, language: String?,
                           features: [TextFeature]) -> (glyphs: [ShapedGlyph], marked: [Bool]) {
         guard !text.isEmpty else { return ([], []) }
         var glyphs: [ShapedGlyph] = []
         text.withUnsafeBufferPointer { pointer in
-            _ = shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: false, script: script,
-                      language: language, features: features, marksConcatenation: true, into: &glyphs)
+            shape(pointer, startsText: startsText, endsText: endsText, rightToLeft: false, script: script,
+                  language: language, features: features, marksConcatenation: true, into: &glyphs)
         }
         // The buffer still holds what `shape` read the glyphs from.
         var count: UInt32 = 0
