@@ -107,8 +107,7 @@ struct LineSetter {
         let order = runs.allSatisfy({ $0.level == 0 }) ? nil : Bidi.visualOrder(levels: runs.map(\.level))
         var placed: [TextLayout.PlacedGlyph] = []
         placed.reserveCapacity(runs.reduce(0) { $0 + $1.glyphs.count })
-        var pen = 0.0, lastSpacing = 0.0
-        var referencePen = 0.0, referenceLastSpacing = 0.0
+        var pen = Pen(), referencePen = Pen()
         let snaps = style.hinting != .none, roundsAdvances = style.hinting == .normal
         let spacing = style.letterSpacing * scale
         // At 1x the em is the font size in pixels: the reference layout's pixel size.
@@ -122,11 +121,11 @@ struct LineSetter {
             for glyph in run.glyphs {
                 let outline = try member.face.outline(glyph: glyph.glyph, pixelSize: pixelSize, hinting: style.hinting,
                                                       emboldenStrength: strength)
-                let x = pen + Double(glyph.xOffset) * run.units, y = -Double(glyph.yOffset) * run.units
+                let x = pen.x + Double(glyph.xOffset) * run.units, y = -Double(glyph.yOffset) * run.units
                 let cluster = run.start + Int(glyph.cluster)
                 // Colour glyphs (pictures) sit on whole pixels whatever the hinting, as hinted outlines do.
                 let whole = snaps || outline.color != nil
-                let referenceX = referencePen + Double(glyph.xOffset) * referenceUnits
+                let referenceX = referencePen.x + Double(glyph.xOffset) * referenceUnits
                 let referenceY = -Double(glyph.yOffset) * referenceUnits
                 let pictured = outline.color != nil
                 placed.append(TextLayout.PlacedGlyph(scalar: Unicode.Scalar(text[cluster]) ?? " ", cluster: cluster,
@@ -134,21 +133,29 @@ struct LineSetter {
                                                      y: whole ? y.rounded() : y, outline: outline,
                                                      referenceX: pictured ? referenceX.rounded() : referenceX,
                                                      referenceY: pictured ? referenceY.rounded() : referenceY))
-                let referenceAdvance = glyph.advance == 0 ? 0 : Double(glyph.advance) * referenceUnits + referenceExtra
-                let referenceStep = referenceAdvance == 0 ? 0 : max(0, referenceAdvance + referenceSpacing)
-                if referenceAdvance != 0 { referenceLastSpacing = referenceStep - referenceAdvance }
-                referencePen += referenceStep
-                let advance = roundsAdvances ? run.advance(glyph).rounded() : run.advance(glyph)
-                // Spacing after every glyph that advances; the pen never moves
-                // back, whatever the spacing (negative spacing stacks glyphs at worst).
-                let step = advance == 0 ? 0 : max(0, advance + spacing)
-                if advance != 0 { lastSpacing = step - advance }
-                pen += step
+                referencePen.move(glyph.advance == 0 ? 0 : Double(glyph.advance) * referenceUnits + referenceExtra,
+                                  spacing: referenceSpacing)
+                pen.move(roundsAdvances ? run.advance(glyph).rounded() : run.advance(glyph), spacing: spacing)
             }
         }
-        // The width ends at the last glyph, not at the spacing after it.
-        return PlacedLine(glyphs: placed, width: max(0, pen - lastSpacing),
-                          referenceWidth: max(0, referencePen - referenceLastSpacing))
+        return PlacedLine(glyphs: placed, width: pen.width, referenceWidth: referencePen.width)
+    }
+
+    /// A pen moving along a line: by each glyph's advance plus the letter
+    /// spacing, never back (negative spacing stacks glyphs at worst).
+    struct Pen {
+        private(set) var x = 0.0
+        private var lastSpacing = 0.0
+
+        /// After a glyph of `advance`; spacing follows every glyph that advances.
+        mutating func move(_ advance: Double, spacing: Double) {
+            let step = advance == 0 ? 0 : max(0, advance + spacing)
+            if advance != 0 { lastSpacing = step - advance }
+            x += step
+        }
+
+        /// The line's width: it ends at the last glyph, not at the spacing after it.
+        var width: Double { max(0, x - lastSpacing) }
     }
 
     // MARK: Paragraphs

@@ -215,22 +215,19 @@ public struct TextLayout {
         }
         try setter.applyLineLimit()
 
-        var metrics = TextLayout.metrics(of: setter.lines.map(\.glyphs), fallback: fallback, pixelSize: setter.pixelSize)
+        var metrics = TextLayout.metrics(of: setter.lines.lazy.map(\.glyphs), fallback: fallback, pixelSize: setter.pixelSize)
         if let lineHeight = style.lineHeight, lineHeight.isFinite, lineHeight > 0 { metrics.lineHeight = lineHeight * scale }
 
         let snaps = style.hinting != .none
         let widest = setter.lines.reduce(0) { max($0, $1.width) }
-        // The box is whole points (then whole pixels): at every integer pixel ratio N it is N times
-        // the box at 1x, whatever the shaped widths at each size (hinting moves glyphs, not the box).
-        func whole(_ pixels: Double) -> Double { ((pixels / scale - 1e-9).rounded(.up) * scale).rounded(.up) }
+        func whole(_ pixels: Double) -> Double { TextLayout.wholePoints(pixels, scale: scale) }
         let boxWidth = whole(style.maxWidth.map { $0 * scale } ?? widest)
         var lines: [Line] = []
         var allLeft = true
         for (index, line) in setter.lines.enumerated() {
-            let free = max(0, boxWidth - line.width)
             let alignment = style.alignment.resolved(rightToLeft: line.isRightToLeft)
             if alignment != .left { allLeft = false }
-            var x = alignment == .left ? 0 : alignment == .center ? free / 2 : free
+            var x = TextLayout.offset(alignment, free: max(0, boxWidth - line.width))
             if snaps { x = x.rounded(.down) }
             let baseline = (metrics.ascent + Double(index) * metrics.lineHeight).rounded()
             lines.append(Line(glyphs: line.glyphs, width: line.width, isRightToLeft: line.isRightToLeft, x: x, baseline: baseline,
@@ -250,7 +247,7 @@ public struct TextLayout {
     /// so that a label's line box does not change when it has an emoji; one
     /// set in colour faces alone takes the first face's. A flag per member
     /// of the chain (a few), no set: layouts are made per marker.
-    static func metrics(of lines: [[PlacedGlyph]], fallback: FontFallback, pixelSize: Double) -> FontMetrics {
+    static func metrics(of lines: some Sequence<[PlacedGlyph]>, fallback: FontFallback, pixelSize: Double) -> FontMetrics {
         // The members used, as bits (a chain has a few members; past 64, the last bit stands for the rest).
         var used: UInt64 = 0
         for line in lines {
@@ -267,6 +264,20 @@ public struct TextLayout {
             metrics.lineHeight = max(metrics.lineHeight, faceMetrics.lineHeight)
         }
         return metrics
+    }
+
+    /// `pixels` rounded up to whole points at `scale`, then to whole pixels:
+    /// a layout box is whole points, so that at every integer pixel ratio N
+    /// it is N times the box at 1x, whatever the shaped widths at each size
+    /// (hinting moves glyphs, not the box).
+    static func wholePoints(_ pixels: Double, scale: Double) -> Double {
+        ((pixels / scale - 1e-9).rounded(.up) * scale).rounded(.up)
+    }
+
+    /// Where a line starts in its box with `free` room beside it, aligned
+    /// `alignment` (left, right or centre; not snapped).
+    static func offset(_ alignment: TextAlignment, free: Double) -> Double {
+        alignment == .left ? 0 : alignment == .center ? free / 2 : free
     }
 
     /// The ink bounds (`inkBounds`) of this text laid out at 1x without
@@ -294,12 +305,10 @@ public struct TextLayout {
         // As `init` does at scale 1: the box in whole points, the line aligned in it unsnapped,
         // the baseline on the rounded ascent of the faces used.
         let size = style.fontSize * 1
-        let metrics = TextLayout.metrics(of: [line.glyphs], fallback: fallback, pixelSize: size)
-        func whole(_ pixels: Double) -> Double { ((pixels / 1 - 1e-9).rounded(.up) * 1).rounded(.up) }
-        let boxWidth = whole(style.maxWidth.map { $0 * 1 } ?? line.referenceWidth)
-        let free = max(0, boxWidth - line.referenceWidth)
-        let alignment = style.alignment.resolved(rightToLeft: line.isRightToLeft)
-        let x = alignment == .left ? 0 : alignment == .center ? free / 2 : free
+        let metrics = TextLayout.metrics(of: CollectionOfOne(line.glyphs), fallback: fallback, pixelSize: size)
+        let boxWidth = TextLayout.wholePoints(style.maxWidth.map { $0 * 1 } ?? line.referenceWidth, scale: 1)
+        let x = TextLayout.offset(style.alignment.resolved(rightToLeft: line.isRightToLeft),
+                                  free: max(0, boxWidth - line.referenceWidth))
         let baseline = metrics.ascent.rounded()
         var union: Rect? = nil
         for glyph in line.glyphs {
