@@ -149,15 +149,19 @@ public final class FontLibrary {
         throw FontError(file: "PINMINT_FONTS", problem: "'\(folder)': \(problem) (it must name a folder of fonts, such as Pinmint's Fonts/)")
     }
 
+    /// Whether a file's name says it is a font file (.ttf, .otf, .ttc, .otc, any case).
+    static func isFontFile(_ name: String) -> Bool {
+        ["ttf", "otf", "ttc", "otc"].contains(PathName.pathExtension(of: name).lowercased())
+    }
+
     /// Font files under the folders, recursively, sorted by path within each folder.
     static func fontFiles(in folders: [String]) -> [String] {
-        let extensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
         var files: [String] = [], seen = Set<String>()
         for folder in folders {
             guard let enumerator = FileManager.default.enumerator(atPath: folder) else { continue }
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
-                guard extensions.contains(PathName.pathExtension(of: relative).lowercased()) else { continue }
+                guard isFontFile(relative) else { continue }
                 found.append(PathName.appending(relative, to: folder))
             }
             for file in found.sorted() where seen.insert(file).inserted { files.append(file) }

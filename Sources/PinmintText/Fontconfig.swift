@@ -61,7 +61,7 @@ enum Fontconfig {
                                                   color ? 1 : 0, &file, Int32(file.count), &index)
         lock.unlock()
         guard found == 1 else { return nil }
-        let path = String(cString: file)
+        let path = file.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return installed.first { $0.file == path && $0.index == Int(index) }
             ?? SystemFont(file: path, index: Int(index), family: "", style: "", weight: weight, isItalic: italic)
     }

@@ -103,8 +103,7 @@ public struct ShippedFonts: Sendable, Equatable, CustomStringConvertible {
     /// True when `folder` is a folder with a font file directly inside it.
     static func holdsFonts(_ folder: String) -> Bool {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
-        let extensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
-        return names.contains { extensions.contains(PathName.pathExtension(of: $0).lowercased()) }
+        return names.contains(where: FontLibrary.isFontFile)
     }
 
     /// The folder and where it came from ("/usr/local/share/pinmint/fonts
