@@ -535,9 +535,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             outputs.append((base + ".json", Array(sheet.indexJSON(minified: sprite.minified).utf8)))
             written += atScale.count
-            let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-            lines.append("\(PathName.lastComponent(of: base)).png \(sheet.width)x\(sheet.height) "
-                         + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+            lines.append("\(PathName.lastComponent(of: base)).png \(sheet.packingSummary)")
         }
         for (path, bytes) in outputs {
             do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }

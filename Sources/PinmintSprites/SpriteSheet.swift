@@ -35,6 +35,13 @@ public struct SpriteSheet: Sendable {
     /// Pixels covered by images ÷ sheet pixels (0...1): how tightly the packer filled the sheet.
     public let efficiency: Double
 
+    /// The sheet in a few words for a summary line: `1024x980 (91.2% packed)`,
+    /// or `1024x980 (91.2% packed, 812 distinct)` when `unique` shared rectangles.
+    public var packingSummary: String {
+        let shared = rectangleCount < entries.count ? ", \(rectangleCount) distinct" : ""
+        return "\(width)x\(height) (\(String(format: "%.1f", efficiency * 100))% packed\(shared))"
+    }
+
     /// Packs `images` (all at one pixel ratio) into the smallest sheet the
     /// packer finds with no side over `maximumSize`.
     /// - Parameters:
