@@ -286,30 +286,26 @@ public final class BatchRenderer: @unchecked Sendable {
             throw error
         }
         var summary = state.summary
-        guard let sprite = configuration.sprite else {
+        if let sprite = configuration.sprite {
+            // The sheets and the index are one set: all of them replace the previous run's, or none.
+            // An interruption (SIGINT, SIGTERM) while they are written takes effect once they are:
+            // the set's temporary files are not among those `TemporaryFiles` knows.
+            let set = FileSet(folderProblem: SpriteSheet.folderProblem)
+            let images = state.spriteImages, failed = summary.failed
+            (summary.rendered, summary.sheets) = try TemporaryFiles.withoutInterruption { () throws(SpriteError) in
+                do throws(SpriteError) {
+                    let staged = try stageSprites(sprite, images: images, into: set)
+                    try index.finish(footer: "\"failed\": \(failed)", into: set)
+                    do throws(PNGError) { try set.commit() } catch { throw SpriteError(input: error.file, problem: error.problem) }
+                    return staged
+                } catch {
+                    set.discard()
+                    index.discard()
+                    throw error
+                }
+            }
+        } else {
             try index.finish(footer: "\"failed\": \(summary.failed)")
-            finished = true
-            if configuration.prune {
-                summary.pruned = prune(earlier.files.subtracting(state.writtenFiles), sheets: earlier.sheets, readFiles: readFiles)
-            }
-            return summary
-        }
-        // The sheets and the index are one set: all of them replace the previous run's, or none.
-        // An interruption (SIGINT, SIGTERM) while they are written takes effect once they are:
-        // the set's temporary files are not among those `TemporaryFiles` knows.
-        let set = FileSet(folderProblem: SpriteSheet.folderProblem)
-        let images = state.spriteImages, failed = summary.failed
-        (summary.rendered, summary.sheets) = try TemporaryFiles.withoutInterruption { () throws(SpriteError) in
-            do throws(SpriteError) {
-                let staged = try stageSprites(sprite, images: images, into: set)
-                try index.finish(footer: "\"failed\": \(failed)", into: set)
-                do throws(PNGError) { try set.commit() } catch { throw SpriteError(input: error.file, problem: error.problem) }
-                return staged
-            } catch {
-                set.discard()
-                index.discard()
-                throw error
-            }
         }
         finished = true
         if configuration.prune {
@@ -535,9 +531,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             outputs.append((base + ".json", Array(sheet.indexJSON(minified: sprite.minified).utf8)))
             written += atScale.count
-            let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-            lines.append("\(PathName.lastComponent(of: base)).png \(sheet.width)x\(sheet.height) "
-                         + "(\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))")
+            lines.append("\(PathName.lastComponent(of: base)).png \(sheet.packingSummary)")
         }
         for (path, bytes) in outputs {
             do { try set.stage(bytes, for: path) } catch { throw SpriteError(input: error.file, problem: error.problem) }

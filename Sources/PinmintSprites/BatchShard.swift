@@ -162,13 +162,10 @@ public enum BatchIndexMerge {
         let header: String
         private(set) var failed = 0
         private let stream: ByteStream
-        private let shard: Int, count: Int
         private var done = false
 
         init(path: String, shard: Int, count: Int) throws(SpriteError) {
             self.path = path
-            self.shard = shard
-            self.count = count
             stream = try ByteStream(path: path)
             guard Self.readLine(stream) == "{", let generator = Self.readLine(stream), generator.hasPrefix("\"generator\": \"pinmint batch\"") else {
                 throw SpriteError(input: path, problem: "not an index part of pinmint batch (no pinmint batch header)")

@@ -68,7 +68,7 @@ public enum CSVDelimiter: Sendable, Equatable {
     /// The delimiters `detect` chooses from, in the order that breaks a tie.
     public static let detectable: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
 
-    /// `,` `;` `|` or `tab` (also `\t` or a tab itself), as `--delimiter` takes it; nil for anything else.
+    /// `,` `;` `|` `:` or `tab` (also `\t` or a tab itself), as `--delimiter` takes it; nil for anything else.
     public init?(option text: String) {
         switch text {
         case "tab", "\\t", "\t": self = .given(UInt8(ascii: "\t"))

@@ -202,7 +202,10 @@ extension FieldTemplate {
         case upper, lower, trim
         case truncate(Int, ellipsis: String)
 
-        static let names = "number, upper, lower, trim, truncate"
+        /// Every filter's name, as templates write it.
+        static let nameList = ["number", "upper", "lower", "trim", "truncate"]
+        /// `nameList` for messages.
+        static let names = nameList.joined(separator: ", ")
 
         /// The filter's output for `text`, nil when `number` is given what is not a number.
         func apply(_ text: String) -> String? {
@@ -288,7 +291,7 @@ extension FieldTemplate {
     private static func looksLikeFilter(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains("(") { return true }
-        return ["number", "upper", "lower", "trim", "truncate"].contains(trimmed)
+        return Filter.nameList.contains(trimmed)
     }
 
     private static func filter(_ text: String, fail: (String) -> SpriteError) throws(SpriteError) -> Filter {

@@ -32,25 +32,9 @@ extension SpriteSheet {
         try validate(images, spacing: spacing, maximumSize: maximumSize, name: name)
         guard !images.isEmpty else { return [[]] }
 
-        // Groups of images stored as one rectangle: identical ones with `unique`, else each alone.
-        struct PixelKey: Hashable { let width: Int, height: Int, pixels: [UInt8] }
-        var groups: [[Int]] = []
-        var groupOf: [PixelKey: Int] = [:]
-        for (index, image) in images.enumerated() {
-            if unique {
-                let key = PixelKey(width: image.width, height: image.height, pixels: image.pixels)
-                if let group = groupOf[key] { groups[group].append(index); continue }
-                groupOf[key] = groups.count
-            }
-            groups.append([index])
-        }
-        let order = groups.indices.sorted { a, b in
-            let first = images[groups[a][0]], second = images[groups[b][0]]
-            if first.height != second.height { return first.height > second.height }
-            if first.width != second.width { return first.width > second.width }
-            return first.id < second.id
-        }
-        let sizes = order.map { SkylinePacker.Size(width: images[groups[$0][0]].width, height: images[groups[$0][0]].height) }
+        // Rectangles in the order `pack` places them; identical images (with `unique`) share one.
+        let rectangles = distinctRectangles(images, unique: unique)
+        let sizes = rectangles.sizes
 
         let sheetArea = (maximumSize + spacing) * (maximumSize + spacing)
         var sheets: [[String]] = []
@@ -87,7 +71,8 @@ extension SpriteSheet {
                 let middle = (fits + tooMany) / 2
                 if fitsOneSheet(middle) { fits = middle } else { tooMany = middle }
             }
-            sheets.append(order[start..<(start + fits)].flatMap { groups[$0].map { images[$0].id } }.sorted())
+            let taken = Set(rectangles.order[start..<(start + fits)])
+            sheets.append(images.indices.filter { taken.contains(rectangles.rectangleOf[$0]) }.map { images[$0].id }.sorted())
             start += fits
         }
         return sheets

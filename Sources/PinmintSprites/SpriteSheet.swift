@@ -35,6 +35,13 @@ public struct SpriteSheet: Sendable {
     /// Pixels covered by images ÷ sheet pixels (0...1): how tightly the packer filled the sheet.
     public let efficiency: Double
 
+    /// The sheet in a few words for a summary line: `1024x980 (91.2% packed)`,
+    /// or `1024x980 (91.2% packed, 812 distinct)` when `unique` shared rectangles.
+    public var packingSummary: String {
+        let shared = rectangleCount < entries.count ? ", \(rectangleCount) distinct" : ""
+        return "\(width)x\(height) (\(String(format: "%.1f", efficiency * 100))% packed\(shared))"
+    }
+
     /// Packs `images` (all at one pixel ratio) into the smallest sheet the
     /// packer finds with no side over `maximumSize`.
     /// - Parameters:
@@ -52,29 +59,9 @@ public struct SpriteSheet: Sendable {
                             overflowAdvice: String = splitAdvice) throws(SpriteError) -> SpriteSheet {
         try validate(images, spacing: spacing, maximumSize: maximumSize, name: name)
 
-        // Distinct pixel rectangles: every image, or one per identical image with `unique`.
-        struct PixelKey: Hashable { let width: Int, height: Int, pixels: [UInt8] }
-        var rectangleOf = [Int](repeating: 0, count: images.count)
-        var owners: [Int] = []          // image index that holds each rectangle's pixels
-        var keys: [PixelKey: Int] = [:]
-        for (index, image) in images.enumerated() {
-            if unique {
-                let key = PixelKey(width: image.width, height: image.height, pixels: image.pixels)
-                if let rectangle = keys[key] { rectangleOf[index] = rectangle; continue }
-                keys[key] = owners.count
-            }
-            rectangleOf[index] = owners.count
-            owners.append(index)
-        }
-
-        // Tallest first, then widest, then by id: the skyline's best order, and a deterministic one.
-        let order = owners.indices.sorted { a, b in
-            let first = images[owners[a]], second = images[owners[b]]
-            if first.height != second.height { return first.height > second.height }
-            if first.width != second.width { return first.width > second.width }
-            return first.id < second.id
-        }
-        let sizes = order.map { SkylinePacker.Size(width: images[owners[$0]].width, height: images[owners[$0]].height) }
+        let rectangles = distinctRectangles(images, unique: unique)
+        let rectangleOf = rectangles.rectangleOf, owners = rectangles.owners
+        let order = rectangles.order, sizes = rectangles.sizes
         let usedArea = sizes.reduce(0) { $0 + $1.width * $1.height }
         guard let layout = bestLayout(sizes, spacing: spacing, maximumSize: maximumSize) else {
             let paddedArea = sizes.reduce(0) { $0 + ($1.width + spacing) * ($1.height + spacing) }
@@ -106,6 +93,44 @@ public struct SpriteSheet: Sendable {
         let sheetArea = layout.width * layout.height
         return SpriteSheet(width: layout.width, height: layout.height, pixels: pixels, entries: entries,
                            rectangleCount: owners.count, efficiency: sheetArea == 0 ? 1 : Double(usedArea) / Double(sheetArea))
+    }
+
+    /// The pixel rectangles that `pack` places and `split` shares out.
+    struct Rectangles {
+        /// For each image, the index of its rectangle.
+        let rectangleOf: [Int]
+        /// For each rectangle, the index of the image that holds its pixels.
+        let owners: [Int]
+        /// The rectangles tallest first, then widest, then by id: the
+        /// skyline's best order, and a deterministic one.
+        let order: [Int]
+        /// The rectangles' sizes, in `order`.
+        let sizes: [SkylinePacker.Size]
+    }
+
+    /// One rectangle per image, or with `unique` one per set of images with identical pixels.
+    static func distinctRectangles(_ images: [SpriteImage], unique: Bool) -> Rectangles {
+        struct PixelKey: Hashable { let width: Int, height: Int, pixels: [UInt8] }
+        var rectangleOf = [Int](repeating: 0, count: images.count)
+        var owners: [Int] = []
+        var keys: [PixelKey: Int] = [:]
+        for (index, image) in images.enumerated() {
+            if unique {
+                let key = PixelKey(width: image.width, height: image.height, pixels: image.pixels)
+                if let rectangle = keys[key] { rectangleOf[index] = rectangle; continue }
+                keys[key] = owners.count
+            }
+            rectangleOf[index] = owners.count
+            owners.append(index)
+        }
+        let order = owners.indices.sorted { a, b in
+            let first = images[owners[a]], second = images[owners[b]]
+            if first.height != second.height { return first.height > second.height }
+            if first.width != second.width { return first.width > second.width }
+            return first.id < second.id
+        }
+        let sizes = order.map { SkylinePacker.Size(width: images[owners[$0]].width, height: images[owners[$0]].height) }
+        return Rectangles(rectangleOf: rectangleOf, owners: owners, order: order, sizes: sizes)
     }
 
     /// The checks `pack` makes before it packs (see its `Throws`), all but the fit.

@@ -104,9 +104,8 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     if rawArguments.contains("--help") || rawArguments.contains("-h") { print(batchHelp); return 0 }
     try checkArgumentsAreUTF8(command: "pinmint batch")
     let arguments = try Arguments(command: "pinmint batch", arguments: rawArguments,
-                                  valueOptions: ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--index", "--jobs",
-                                                 "--png", "--font-dir", "--spacing", "--max-size", "--delimiter", "--shard", "--merge-index"],
-                                  flagOptions: ["--force", "--quiet", "--unique", "--minify", "--sdf", "--strict-glyphs", "--prune"],
+                                  valueOptions: Set(BatchOptions.renderingValues + BatchOptions.common),
+                                  flagOptions: Set(BatchOptions.renderingFlags + ["--quiet"]),
                                   aliases: ["-o": "--output", "-q": "--quiet"], repeatable: ["--set", "--font-dir"])
     if let folder = arguments.value("--merge-index") { return try mergeIndex(folder, arguments: arguments) }
     let data = try arguments.singlePositional("data file (CSV, JSON lines or GeoJSON)")
@@ -150,10 +149,7 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
         throw UsageError(message: "pinmint batch: reading standard input needs --format csv|jsonl|geojson")
     }
     let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...256)
-    let indexName = arguments.value("--index") ?? "index.json"
-    guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
-        throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
-    }
+    let indexName = try BatchOptions.indexName(arguments)
     var configuration = try BatchConfiguration(file: file, settings: settings, idTemplate: idTemplate, scales: scales,
                                                outputFolder: output, jobs: jobs)
     configuration.indexName = indexName
@@ -234,19 +230,34 @@ private func batch(_ rawArguments: [String]) throws -> Int32 {
     return summary.failed > 0 ? 1 : 0
 }
 
+/// `pinmint batch`'s options, listed once for parsing and for what `--merge-index` refuses.
+private enum BatchOptions {
+    /// Options with a value that only a rendering run takes, in the order `--merge-index` names the first given.
+    static let renderingValues = ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--shard", "--delimiter",
+                                  "--jobs", "--png", "--font-dir", "--spacing", "--max-size"]
+    /// Flags that only a rendering run takes, in that order too.
+    static let renderingFlags = ["--force", "--prune", "--unique", "--minify", "--sdf", "--strict-glyphs"]
+    /// Options with a value that both a run and `--merge-index` take.
+    static let common = ["--index", "--merge-index"]
+
+    /// `--index NAME` (default `index.json`): a file name inside the output folder, not hidden.
+    static func indexName(_ arguments: Arguments) throws -> String {
+        let indexName = arguments.value("--index") ?? "index.json"
+        guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
+            throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
+        }
+        return indexName
+    }
+}
+
 /// `pinmint batch --merge-index DIR`: joins the index parts of a sharded batch.
 private func mergeIndex(_ folder: String, arguments: Arguments) throws -> Int32 {
     guard arguments.positionals.isEmpty else {
         throw UsageError(message: "pinmint batch: --merge-index DIR takes no data file (it joins DIR's index parts)")
     }
-    let others = ["--output", "--style", "--set", "--scale", "--sprite", "--format", "--shard", "--delimiter", "--jobs", "--png",
-                  "--font-dir", "--spacing", "--max-size"].filter { arguments.value($0) != nil }
-        + ["--force", "--prune", "--unique", "--minify", "--sdf", "--strict-glyphs"].filter { arguments.flag($0) }
+    let others = BatchOptions.renderingValues.filter { arguments.value($0) != nil } + BatchOptions.renderingFlags.filter { arguments.flag($0) }
     if let option = others.first { throw UsageError(message: "pinmint batch: \(option) does not apply to --merge-index") }
-    let indexName = arguments.value("--index") ?? "index.json"
-    guard !indexName.contains("/"), !indexName.isEmpty, !indexName.hasPrefix(".") else {
-        throw UsageError(message: "pinmint batch: --index '\(indexName)' must be a file name inside DIR")
-    }
+    let indexName = try BatchOptions.indexName(arguments)
     let result = try BatchIndexMerge.merge(folder: folder, indexName: indexName)
     if !arguments.flag("--quiet") {
         writeStandardError("pinmint: batch: joined \(result.parts) index parts into \(result.path): "

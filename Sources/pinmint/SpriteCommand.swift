@@ -100,10 +100,6 @@ func runSprite(_ rawArguments: [String]) throws {
         files.append((fileBase + ".png", try sheet.pngData(mode: mode)))
         files.append((fileBase + ".json", Array(sheet.indexJSON(minified: arguments.flag("--minify")).utf8)))
     }
-    func summary(_ sheet: SpriteSheet) -> String {
-        let shared = sheet.rectangleCount < sheet.entries.count ? ", \(sheet.rectangleCount) distinct" : ""
-        return "\(sheet.width)x\(sheet.height) (\(String(format: "%.1f", sheet.efficiency * 100))% packed\(shared))"
-    }
     var sheetCount = 1
     if split {
         // The split is decided at the largest ratio and kept at every other: an id stays in its sheet.
@@ -116,7 +112,7 @@ func runSprite(_ rawArguments: [String]) throws {
                 try add(sheet, fileBase: SpriteSheet.fileBase(SpriteSheet.splitBase(base, sheet: index), pixelRatio: ratio))
             }
             imageCount = imagesAt[ratio]!.count
-            summaries.append("@\(formatRatio(ratio))x " + packed.sheets[ratio]!.map(summary).joined(separator: " + "))
+            summaries.append("@\(formatRatio(ratio))x " + packed.sheets[ratio]!.map(\.packingSummary).joined(separator: " + "))
         }
         files.append((base + ".style.json",
                       Array(SpriteSheet.styleSnippet(name: PathName.lastComponent(of: base), sheets: packed.ids).utf8)))
@@ -126,7 +122,7 @@ func runSprite(_ rawArguments: [String]) throws {
             let sheet = try SpriteSheet.pack(images, spacing: spacing, maximumSize: maximumSize, unique: unique, name: output)
             try add(sheet, fileBase: SpriteSheet.fileBase(base, pixelRatio: ratio))
             imageCount = images.count
-            summaries.append("@\(formatRatio(ratio))x " + summary(sheet))
+            summaries.append("@\(formatRatio(ratio))x " + sheet.packingSummary)
         }
     }
     if !quiet { for warning in warnings.all { writeStandardError("pinmint: warning: \(MessageText.oneLine(warning))\n") } }
