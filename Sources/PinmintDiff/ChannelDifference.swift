@@ -2,7 +2,7 @@
 /// units: the largest difference of one channel of one pixel, the mean over
 /// every channel of every pixel, and how many pixels have a channel over a
 /// limit. Straight values, or premultiplied as `ReferenceDifference` takes
-/// them (same arithmetic, so the two agree to the last bit).
+/// them (it measures with this, so the two agree to the last bit).
 public struct ChannelDifference: Sendable, Equatable, CustomStringConvertible {
     /// The largest difference of one channel of one pixel (0...255).
     public var maximum: Double

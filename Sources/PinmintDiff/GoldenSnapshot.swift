@@ -38,13 +38,9 @@ public struct GoldenMeasurement: Sendable, Equatable, CustomStringConvertible {
     /// The limits of `tolerance` this measurement is over, one phrase each (empty: it passes).
     public func violations(of tolerance: GoldenTolerance) -> [String] {
         var violations: [String] = []
-        if let limit = tolerance.differingPixels, let diffPixels, let diffPercent {
-            let within: Bool
-            switch limit {
-            case .pixels(let count): within = diffPixels <= count
-            case .percent(let percent): within = diffPercent <= percent
-            }
-            if !within { violations.append("\(diffPixels) pixel\(diffPixels == 1 ? "" : "s") differ (\(formatPercent(diffPercent))%), \(limit)") }
+        if let limit = tolerance.differingPixels, let diffPixels, let diffPercent,
+           !limit.allows(diffPixels: diffPixels, diffPercent: diffPercent) {
+            violations.append("\(diffPixels) pixel\(diffPixels == 1 ? "" : "s") differ (\(formatPercent(diffPercent))%), \(limit)")
         }
         if let limit = tolerance.channelMaximum, let channelMaximum, channelMaximum > limit {
             violations.append("a channel differs by \(formatLevel(channelMaximum)), at most \(formatLevel(limit))")
@@ -205,11 +201,13 @@ public enum GoldenSnapshot {
         }
         var measurement = GoldenMeasurement()
         var pixelDiffImage: RGBA8Image?, channelDiffImage: RGBA8Image?
-        if tolerance.differingPixels != nil {
+        var pixelCountFailed = false
+        if let limit = tolerance.differingPixels {
             let result = try PixelDiff.compare(expected: expected, actual: actual, options: options, makesDiffImage: true)
             measurement.diffPixels = result.diffPixels
             measurement.diffPercent = result.diffPercent
             pixelDiffImage = result.diffImage
+            pixelCountFailed = !result.isWithin(limit)
         }
         if tolerance.checksChannels {
             let channels = ChannelDifference.measure(expected: expected, actual: actual, alpha: tolerance.channelAlpha,
@@ -221,10 +219,6 @@ public enum GoldenSnapshot {
         mismatch.measurement = measurement
         guard measurement.violations(of: tolerance).isEmpty else {
             // The diff image of the limit that failed: pixelmatch's when the count is over.
-            var pixelCountFailed = false
-            if let limit = tolerance.differingPixels {
-                pixelCountFailed = !measurement.violations(of: GoldenTolerance(differingPixels: limit)).isEmpty
-            }
             mismatch.kind = .differs
             try writeArtifacts(expected: expected, diff: pixelCountFailed ? pixelDiffImage : channelDiffImage ?? pixelDiffImage)
             throw mismatch

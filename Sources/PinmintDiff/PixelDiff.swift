@@ -18,6 +18,15 @@ public enum DiffTolerance: Sendable, Hashable, CustomStringConvertible {
         case .percent(let percent): return "at most \(formatPercent(percent))%"
         }
     }
+
+    /// True when `diffPixels` differing pixels, `diffPercent` (0...100) of
+    /// the image, are within the tolerance.
+    func allows(diffPixels: Int, diffPercent: Double) -> Bool {
+        switch self {
+        case .pixels(let count): return diffPixels <= count
+        case .percent(let percent): return diffPercent <= percent
+        }
+    }
 }
 
 /// What `PixelDiff.compare` found.
@@ -48,10 +57,7 @@ public struct DiffResult: Sendable, Equatable {
 
     /// True when the count is within the tolerance.
     public func isWithin(_ tolerance: DiffTolerance) -> Bool {
-        switch tolerance {
-        case .pixels(let count): return diffPixels <= count
-        case .percent(let percent): return diffPercent <= percent
-        }
+        tolerance.allows(diffPixels: diffPixels, diffPercent: diffPercent)
     }
 }
 

@@ -26,19 +26,11 @@ public struct ReferenceDifference: Sendable, Equatable, CustomStringConvertible 
     public init(actual: [UInt8], expected: [UInt8]) {
         precondition(actual.count == expected.count && actual.count % 4 == 0,
                      "images of \(actual.count) and \(expected.count) bytes")
-        var maximum = 0.0, total = 0.0
-        for index in stride(from: 0, to: actual.count, by: 4) {
-            let actualAlpha = Double(actual[index + 3]) / 255, expectedAlpha = Double(expected[index + 3]) / 255
-            for channel in 0..<4 {
-                let a = channel == 3 ? Double(actual[index + 3]) : Double(actual[index + channel]) * actualAlpha
-                let e = channel == 3 ? Double(expected[index + 3]) : Double(expected[index + channel]) * expectedAlpha
-                let difference = abs(a - e)
-                if difference > maximum { maximum = difference }
-                total += difference
-            }
-        }
-        self.maximum = maximum
-        self.mean = actual.isEmpty ? 0 : total / Double(actual.count)
+        // One row of pixels: the measure needs no width, only whole pixels.
+        let row = { (pixels: [UInt8]) in RGBA8Image(width: pixels.count / 4, height: 1, pixels: pixels) }
+        let difference = ChannelDifference.measure(expected: row(expected), actual: row(actual), alpha: .premultiplied)
+        self.maximum = difference.maximum
+        self.mean = difference.mean
     }
 
     /// The difference of two images of the same size (a precondition).

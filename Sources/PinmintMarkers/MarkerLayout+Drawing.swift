@@ -370,8 +370,8 @@ extension MarkerLayout {
     /// the canvas: at an integer ratio N the box is N times its 1x box (a
     /// pointer centred on a half point at 1x covers the same points at @2x).
     static func pixelBox(_ rect: Rect, width: Int, height: Int, scale: Double) -> PixelBox {
-        func down(_ pixels: Double) -> Int { Int(((pixels / scale + 1e-7).rounded(.down) * scale).rounded(.down)) }
-        func up(_ pixels: Double) -> Int { Int(((pixels / scale - 1e-7).rounded(.up) * scale).rounded(.up)) }
+        func down(_ pixels: Double) -> Int { Int(wholeDown(pixels, scale: scale)) }
+        func up(_ pixels: Double) -> Int { Int(wholeUp(pixels, scale: scale)) }
         let x0 = max(0, min(width, down(rect.minX))), y0 = max(0, min(height, down(rect.minY)))
         let x1 = max(0, min(width, up(rect.maxX))), y1 = max(0, min(height, up(rect.maxY)))
         return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

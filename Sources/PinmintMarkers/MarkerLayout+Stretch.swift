@@ -76,7 +76,10 @@ extension MarkerLayout {
         default: return nil
         }
         // Points from here on: every edge is a whole point, so pixels are points × scale at every ratio.
-        let body = Rect(x: outline.body.minX / s, y: outline.body.minY / s, width: outline.body.width / s, height: outline.body.height / s)
+        func points(_ pixels: Rect) -> Rect {
+            Rect(x: pixels.minX / s, y: pixels.minY / s, width: pixels.width / s, height: pixels.height / s)
+        }
+        let body = points(outline.body)
         let corner = min(radius, body.width / 2, body.height / 2)
         // How far a corner or a pointer changes the columns and rows beside it: a stroke's
         // half width (a miter up to four), and a shadow's offset and blur kernel (⌈4σ⌉ pixels,
@@ -97,9 +100,9 @@ extension MarkerLayout {
         var reaches: [Rect] = []
         collectReach(of: root, into: &reaches)
         let blocked = (fixed.filter { rect in !pointerPieces.contains(rect) } + reaches).filter { $0.width > 0 && $0.height > 0 }
-            .map { Rect(x: $0.minX / s, y: $0.minY / s, width: $0.width / s, height: $0.height / s) }
+            .map(points)
         let tip = Point(anchor.x / s, anchor.y / s)
-        let arrowBounds = pointerPieces.first.map { Rect(x: $0.minX / s, y: $0.minY / s, width: $0.width / s, height: $0.height / s) }
+        let arrowBounds = pointerPieces.first.map(points)
         let acrossX = arrow.map { $0.side == .bottom || $0.side == .top } ?? false
         let acrossY = arrow.map { $0.side == .left || $0.side == .right } ?? false
 
@@ -118,7 +121,7 @@ extension MarkerLayout {
             if let label, label.1 - label.0 >= 1 { return ((label.0 + 1e-7).rounded(.down), (label.1 - 1e-7).rounded(.up)) }
             return ((body.0 + 1e-7).rounded(.up), (body.1 - 1e-7).rounded(.down))
         }
-        let labelPoints = label.map { Rect(x: $0.minX / s, y: $0.minY / s, width: $0.width / s, height: $0.height / s) }
+        let labelPoints = label.map(points)
         let x = span(columns, label: labelPoints.map { ($0.minX, $0.maxX) }, body: (body.minX + corner, body.maxX - corner))
         let y = span(rows, label: labelPoints.map { ($0.minY, $0.maxY) }, body: (body.minY + corner, body.maxY - corner))
         guard x.1 > x.0, y.1 > y.0 else { return nil }

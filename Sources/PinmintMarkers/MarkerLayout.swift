@@ -122,10 +122,20 @@ struct MarkerLayout {
     /// `pixels` rounded up to whole points, then up to whole pixels. The
     /// tolerance keeps a length that is whole points but for the last bits
     /// of a float (41.000000001) from taking one more.
-    func wholeUp(_ pixels: Double) -> Double { ((pixels / scale - 1e-7).rounded(.up) * scale).rounded(.up) }
+    func wholeUp(_ pixels: Double) -> Double { MarkerLayout.wholeUp(pixels, scale: scale) }
 
     /// `pixels` rounded down to whole points, then down to whole pixels.
-    func wholeDown(_ pixels: Double) -> Double { ((pixels / scale + 1e-7).rounded(.down) * scale).rounded(.down) }
+    func wholeDown(_ pixels: Double) -> Double { MarkerLayout.wholeDown(pixels, scale: scale) }
+
+    /// `wholeUp` at `scale` pixels per point.
+    static func wholeUp(_ pixels: Double, scale: Double) -> Double {
+        ((pixels / scale - 1e-7).rounded(.up) * scale).rounded(.up)
+    }
+
+    /// `wholeDown` at `scale` pixels per point.
+    static func wholeDown(_ pixels: Double, scale: Double) -> Double {
+        ((pixels / scale + 1e-7).rounded(.down) * scale).rounded(.down)
+    }
 
     // MARK: Building
 

@@ -155,14 +155,19 @@ public struct MarkerRecord: Codable, Hashable, Sendable {
 
 /// A number as `json(id:file:)` writes it: rounded to 1/1000, an integer
 /// when whole (2, not 2.0).
+/// `json(id:file:)` writes its numbers through this too, so both forms round alike.
 struct JSONNumber: Encodable {
-    let value: Double
-    init(_ value: Double) { self.value = value }
+    /// The value rounded to 1/1000.
+    let rounded: Double
+    init(_ value: Double) { rounded = (value * 1000).rounded() / 1000 }
+
+    /// The rounded value as a whole number when it is one (below 10¹⁵), else nil.
+    var whole: Int? { rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int(rounded) : nil }
+
     func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
-        let rounded = (value * 1000).rounded() / 1000
-        if rounded == rounded.rounded() && abs(rounded) < 1e15 {
-            try single.encode(Int(rounded))
+        if let whole {
+            try single.encode(whole)
         } else {
             try single.encode(rounded)
         }

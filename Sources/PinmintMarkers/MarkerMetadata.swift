@@ -56,8 +56,8 @@ public struct MarkerMetadata: Hashable, Sendable {
     /// The metadata as a JSON object (keys sorted), with `id` and `file` when given.
     public func json(id: String? = nil, file: String? = nil) -> [String: Any] {
         func number(_ value: Double) -> Any {
-            let rounded = (value * 1000).rounded() / 1000
-            return rounded == rounded.rounded() && abs(rounded) < 1e15 ? Int(rounded) as Any : rounded as Any
+            let number = JSONNumber(value)
+            return number.whole.map { $0 as Any } ?? number.rounded as Any
         }
         func box(_ box: PixelBox) -> [String: Any] { ["x": box.x, "y": box.y, "width": box.width, "height": box.height] }
         var object: [String: Any] = [

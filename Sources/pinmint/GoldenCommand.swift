@@ -2,7 +2,6 @@ import Foundation
 import PinmintGeometry
 import PinmintMarkers
 import PinmintDiff
-import PinmintPNG
 import PinmintSVG
 
 /// `pinmint golden`: run a folder of golden images (see Golden/README.md).
@@ -145,7 +144,7 @@ func runGolden(_ rawArguments: [String]) -> Never {
             let text = GoldenReport.json(for: run, exitCode: exitCode, artifacts: artifacts)
             do {
                 if json == "-" {
-                    try PNGEncoder.writeToStandardOutput(Array(text.utf8))
+                    try writeStandardOutput(text)
                 } else {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: json), options: .atomic)
                 }
